@@ -1,0 +1,97 @@
+package dev.clique.cli;
+
+import dev.clique.client.CliqueClient;
+import dev.clique.mcp.CliqueMcpServer;
+import dev.clique.mcp.embedded.EmbeddedEngine;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code clique mcp}: the read-only MCP server on stdin/stdout. */
+@Command(
+    name = "mcp",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serve the read-only MCP tools on stdin/stdout.",
+      "Talks to CLIQUE_URL (default http://127.0.0.1:3200) with CLIQUE_TOKEN,",
+      "or, with --embedded, to an engine started inside this process."
+    })
+final class McpCommand implements Callable<Integer> {
+  static final String DEFAULT_URL = "http://127.0.0.1:3200";
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--embedded",
+      description = "Start the engine in this process, with its own read-only token: no set-up.")
+  boolean embedded;
+
+  @Override
+  public Integer call() throws IOException {
+    Map<String, String> env = Environment.variables();
+    // stdout is the protocol: take the raw descriptor before anything can print to it.
+    OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
+    InputStream protocolIn = new FileInputStream(FileDescriptor.in);
+    if (embedded) {
+      EmbeddedEngine engine;
+      try {
+        engine = EmbeddedEngine.start(env);
+      } catch (IOException e) {
+        return refuse(e.getMessage());
+      }
+      try (engine) {
+        serve(engine.url(), engine.token(), protocolIn, protocolOut);
+      }
+      return ExitCodes.OK;
+    }
+    String token = env.get("CLIQUE_TOKEN");
+    if (token == null || token.isBlank()) {
+      return refuse(
+          "CLIQUE_TOKEN is not set. Make a read-only token with"
+              + " `clique token create <name> --read-only` and set CLIQUE_TOKEN to it"
+              + " (or run `clique mcp --embedded`, which needs no token).");
+    }
+    String url = env.getOrDefault("CLIQUE_URL", "");
+    if (url.isBlank()) {
+      url = DEFAULT_URL;
+    }
+    if (!isHttpUrl(url)) {
+      return refuse("CLIQUE_URL must be an http:// or https:// URL, like " + DEFAULT_URL);
+    }
+    serve(url.strip(), token.strip(), protocolIn, protocolOut);
+    return ExitCodes.OK;
+  }
+
+  private void serve(String url, String token, InputStream in, OutputStream out)
+      throws IOException {
+    CliqueClient client = CliqueClient.builder().baseUrl(url).token(token).build();
+    new CliqueMcpServer(client).serve(in, out);
+  }
+
+  private int refuse(String message) {
+    spec.commandLine().getErr().println("clique mcp: " + message);
+    spec.commandLine().getErr().flush();
+    return ExitCodes.NOT_CONFIGURED;
+  }
+
+  private static boolean isHttpUrl(String url) {
+    try {
+      URI uri = new URI(url.strip());
+      String scheme = uri.getScheme();
+      return ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))
+          && uri.getHost() != null;
+    } catch (URISyntaxException e) {
+      return false;
+    }
+  }
+}

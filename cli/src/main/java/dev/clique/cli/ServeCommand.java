@@ -1,0 +1,39 @@
+package dev.clique.cli;
+
+import dev.clique.engine.Engine;
+import java.io.IOException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code clique serve}: the session engine and its HTTP API, until stopped. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = "Run the session engine and its HTTP API (default 127.0.0.1:3200).")
+final class ServeCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on.")
+  String host;
+
+  @Option(names = "--port", defaultValue = "3200", description = "Port to listen on (0: any).")
+  int port;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Engine engine;
+    try {
+      engine = Engine.start(Environment.variables(), host, port, true);
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("clique serve: " + e.getMessage());
+      return ExitCodes.NOT_CONFIGURED;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(engine::close, "engine-stop"));
+    spec.commandLine().getErr().println("clique engine listening on " + engine.url());
+    spec.commandLine().getErr().flush();
+    engine.join();
+    return ExitCodes.OK;
+  }
+}

@@ -1,0 +1,2 @@
+/** The clique command (picocli): one class per subcommand. */
+package dev.clique.cli;

@@ -1,0 +1,84 @@
+package dev.clique.cli;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** The module rules of ARCHITECTURE.md, checked on the compiled classes of every module. */
+class ArchitectureTest {
+  private static final JavaClasses CLIQUE =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .importPackages("dev.clique");
+
+  @Test
+  void theClientDependsOnNothingOfOurs() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.clique.client..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.clique.engine..", "dev.clique.mcp..", "dev.clique.cli..")
+        .check(CLIQUE);
+  }
+
+  @Test
+  void theEngineDependsOnNoOtherModule() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.clique.engine..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.clique.client..", "dev.clique.mcp..", "dev.clique.cli..")
+        .check(CLIQUE);
+  }
+
+  @Test
+  void onlyTheEmbeddedBootstrapOfTheMcpServerTouchesTheEngine() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.clique.mcp..")
+        .and()
+        .resideOutsideOfPackage("dev.clique.mcp.embedded..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.clique.engine..")
+        .check(CLIQUE);
+  }
+
+  @Test
+  void theToolsReachSessionsOnlyThroughTheClientsPublicApi() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.clique.mcp.tools..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.clique.client.internal..", "okhttp3..", "java.net.http..")
+        .check(CLIQUE);
+  }
+
+  @Test
+  void theMcpServerNeverDependsOnTheCli() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.clique.mcp..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.clique.cli..")
+        .check(CLIQUE);
+  }
+
+  @Test
+  void onlyTheCliWritesToSystemOut() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.clique.cli..")
+        .should()
+        .accessField(System.class, "out")
+        .because("stdout of `clique mcp` is the protocol")
+        .check(CLIQUE);
+  }
+}

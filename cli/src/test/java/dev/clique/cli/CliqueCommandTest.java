@@ -1,0 +1,93 @@
+package dev.clique.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CliqueCommandTest {
+  @TempDir Path home;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  private final Map<String, String> env = new HashMap<>();
+
+  @BeforeEach
+  void throwawayHome() {
+    env.put("CLIQUE_HOME", home.resolve("clique").toString());
+    Environment.use(env);
+  }
+
+  @AfterEach
+  void realEnvironmentAgain() {
+    Environment.use(System.getenv());
+  }
+
+  private int run(String... args) {
+    CommandLine command = CliqueCommand.commandLine();
+    command.setOut(new PrintWriter(out, true));
+    command.setErr(new PrintWriter(err, true));
+    return command.execute(args);
+  }
+
+  @Test
+  void versionNamesTheProject() {
+    assertThat(run("--version")).isZero();
+    assertThat(out.toString()).startsWith("clique ");
+  }
+
+  @Test
+  void tokenCreatePrintsTheTokenAloneOnItsLineAndStoresOnlyItsHash() throws Exception {
+    assertThat(run("token", "create", "reader", "--read-only")).isZero();
+    String token = out.toString().strip();
+    assertThat(token).matches("mxp_[A-Za-z0-9_-]{43}");
+    assertThat(out.toString()).isEqualTo(token + System.lineSeparator());
+    assertThat(err.toString()).doesNotContain(token);
+    Path file = home.resolve("clique").resolve("tokens.json");
+    assertThat(Files.readString(file)).doesNotContain(token).contains("\"read\"");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())))
+        .isEqualTo("rwx------");
+  }
+
+  @Test
+  void tokenListNeverShowsATokenAndRevokeRemovesIt() {
+    run("token", "create", "ops");
+    String token = out.toString().strip();
+    out.getBuffer().setLength(0);
+    assertThat(run("token", "list")).isZero();
+    String listing = out.toString();
+    assertThat(listing).contains("ops").contains("read,write").doesNotContain(token);
+    String id = listing.lines().skip(1).findFirst().orElseThrow().split("\\s+")[0];
+    assertThat(run("token", "revoke", id)).isZero();
+    assertThat(run("token", "revoke", id)).isEqualTo(ExitCodes.NOT_FOUND);
+    assertThat(err.toString()).contains("no token with id " + id);
+  }
+
+  @Test
+  void mcpWithoutATokenExitsOneAndSaysHowToMakeOne() {
+    assertThat(run("mcp")).isEqualTo(1);
+    assertThat(err.toString()).contains("clique token create <name> --read-only");
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void mcpWithANonHttpUrlExitsOneWithASentence() {
+    env.put("CLIQUE_TOKEN", "mxp_" + "b".repeat(43));
+    env.put("CLIQUE_URL", "file:///etc/passwd");
+    assertThat(run("mcp")).isEqualTo(1);
+    assertThat(err.toString())
+        .contains("must be an http:// or https:// URL")
+        .doesNotContain("mxp_");
+  }
+}

@@ -1,0 +1,79 @@
+package dev.clique.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The thinnest real path, with real processes and real tmux: {@code clique serve} on a throwaway
+ * home, socket and port; a shell session made through the API; {@code clique mcp} spawned with a
+ * read-only token; JSON-RPC on its stdin finds the session.
+ */
+class EndToEndIT {
+  private static RealThings before;
+
+  @BeforeAll
+  static void lookAtTheRealThings() throws Exception {
+    before = RealThings.look();
+  }
+
+  @AfterAll
+  static void theRealHomeAndSocketAreUntouched() throws Exception {
+    assertThat(RealThings.look()).isEqualTo(before);
+  }
+
+  @Test
+  void aShellSessionMadeThroughTheEngineIsListedByCliqueMcp() throws Exception {
+    try (ThrowawayEngine engine = ThrowawayEngine.prepare().start()) {
+      String admin = engine.mintToken("it-admin", false);
+      String reader = engine.mintToken("it-reader", true);
+      assertThat(reader).matches("mxp_[A-Za-z0-9_-]{43}");
+
+      String id = engine.createShell(admin, "it-shell");
+      assertThat(Tmux.sessions(engine.socket)).contains(id);
+
+      Map<String, String> env = engine.env();
+      env.put("CLIQUE_URL", engine.url);
+      env.put("CLIQUE_TOKEN", reader);
+      try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, engine.workdir)) {
+        McpDialogue dialogue = new McpDialogue(mcp);
+        JsonNode init = dialogue.initialize("2025-11-25");
+        assertThat(init.at("/result/protocolVersion").asText()).isEqualTo("2025-11-25");
+        assertThat(init.at("/result/serverInfo/name").asText()).isEqualTo("clique");
+
+        JsonNode listed = dialogue.request("tools/list", null);
+        List<String> names = new ArrayList<>();
+        listed.at("/result/tools").forEach(tool -> names.add(tool.path("name").asText()));
+        assertThat(names)
+            .containsExactly(
+                "list_sessions", "get_session", "wait", "preview_pane", "conversation");
+
+        JsonNode called = dialogue.callTool("list_sessions", Map.of());
+        assertThat(called.at("/result/isError").asBoolean(true)).isFalse();
+        List<String> ids = new ArrayList<>();
+        called
+            .at("/result/structuredContent/sessions")
+            .forEach(s -> ids.add(s.path("id").asText()));
+        assertThat(ids).contains(id);
+        JsonNode text = ThrowawayEngine.json(called.at("/result/content/0/text").asText());
+        assertThat(text).isEqualTo(called.at("/result/structuredContent"));
+
+        JsonNode missing =
+            dialogue.callTool("preview_pane", Map.of("id", "no-such-session", "lines", 8));
+        assertThat(missing.at("/result/isError").asBoolean()).isTrue();
+        assertThat(missing.at("/result/content/0/text").asText()).contains("404");
+
+        mcp.closeStdin();
+        assertThat(mcp.waitFor(Duration.ofSeconds(5))).isZero();
+        assertThat(mcp.stderr()).doesNotContain(reader).doesNotContain(admin);
+      }
+    }
+  }
+}

@@ -1,0 +1,180 @@
+package dev.clique.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * An engine of the suite's own: its own {@code CLIQUE_HOME}, tmux socket and port, so it can never
+ * see or touch a live session. {@link #close()} kills only the tmux server on its own socket.
+ */
+final class ThrowawayEngine implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  final Path home;
+  final Path workdir;
+  final String socket;
+  final int port;
+  final String url;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private Spawned serve;
+
+  private ThrowawayEngine(Path home, Path workdir, String socket, int port) {
+    this.home = home;
+    this.workdir = workdir;
+    this.socket = socket;
+    this.port = port;
+    this.url = "http://127.0.0.1:" + port;
+  }
+
+  /** A home, socket and port, with no engine running yet. */
+  static ThrowawayEngine prepare() throws IOException {
+    String tag = ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    Path home = Files.createTempDirectory("clique-it-home-");
+    Path workdir = Files.createTempDirectory("clique-it-work-");
+    return new ThrowawayEngine(home, workdir, "clique-it-" + tag, freePort());
+  }
+
+  /** The environment every clique process of this engine runs with. */
+  Map<String, String> env() {
+    Map<String, String> env = new HashMap<>();
+    for (String key : List.of("PATH", "HOME", "LANG", "LC_ALL", "JAVA_HOME", "USER", "TERM")) {
+      String value = System.getenv(key);
+      if (value != null) {
+        env.put(key, value);
+      }
+    }
+    env.putIfAbsent("TERM", "xterm-256color");
+    env.put("CLIQUE_HOME", home.toString());
+    env.put("CLIQUE_TMUX_SOCKET", socket);
+    return env;
+  }
+
+  ThrowawayEngine start() throws IOException, InterruptedException {
+    serve =
+        Spawned.start(
+            Launcher.jarCommand("serve", "--host", "127.0.0.1", "--port", Integer.toString(port)),
+            env(),
+            workdir);
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!serve.alive()) {
+        throw new AssertionError("clique serve exited: " + serve.stderr());
+      }
+      try {
+        HttpResponse<String> health = get("/healthz", null);
+        if (health.statusCode() == 200) {
+          return this;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("clique serve did not answer /healthz in 30 s: " + serve.stderr());
+  }
+
+  /** Runs {@code clique token create NAME [--read-only]} and returns the printed token. */
+  String mintToken(String name, boolean readOnly) throws IOException, InterruptedException {
+    List<String> args =
+        readOnly
+            ? List.of("token", "create", name, "--read-only")
+            : List.of("token", "create", name);
+    try (Spawned mint =
+        Spawned.start(Launcher.jarCommand(args.toArray(String[]::new)), env(), workdir)) {
+      int code = mint.waitFor(Duration.ofSeconds(30));
+      if (code != 0) {
+        throw new AssertionError("token create exited " + code + ": " + mint.stderr());
+      }
+      return mint.stdout().strip();
+    }
+  }
+
+  /** Creates a shell session through the API and returns its id. */
+  String createShell(String token, String name) throws IOException, InterruptedException {
+    String body =
+        JSON.writeValueAsString(Map.of("cli", "shell", "cwd", workdir.toString(), "name", name));
+    HttpResponse<String> created = post("/api/sessions", token, body);
+    if (created.statusCode() != 201) {
+      throw new AssertionError(
+          "creating a session answered " + created.statusCode() + ": " + created.body());
+    }
+    return JSON.readTree(created.body()).path("id").asText();
+  }
+
+  HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10)).GET();
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  HttpResponse<String> post(String path, String token, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url + path))
+            .timeout(Duration.ofSeconds(10))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  static JsonNode json(String text) throws IOException {
+    return JSON.readTree(text);
+  }
+
+  String serveStderr() {
+    return serve == null ? "" : serve.stderr();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (serve != null) {
+      serve.close();
+    }
+    try {
+      Tmux.killServer(socket);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    deleteTree(home);
+    deleteTree(workdir);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return probe.getLocalPort();
+    }
+  }
+
+  static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+}

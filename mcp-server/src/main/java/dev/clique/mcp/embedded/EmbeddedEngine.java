@@ -1,0 +1,53 @@
+package dev.clique.mcp.embedded;
+
+import dev.clique.engine.Engine;
+import dev.clique.engine.token.MintedToken;
+import dev.clique.engine.token.Scope;
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code clique mcp --embedded}: an engine inside the MCP process, on an ephemeral loopback port,
+ * with a read-only token that lives in memory only. The only place in this module that touches the
+ * engine's types.
+ */
+public final class EmbeddedEngine implements AutoCloseable {
+  private final Engine engine;
+  private final String token;
+
+  private EmbeddedEngine(Engine engine, String token) {
+    this.engine = engine;
+    this.token = token;
+  }
+
+  public static EmbeddedEngine start(Map<String, String> env) throws IOException {
+    Engine engine = Engine.start(env, "127.0.0.1", 0, false);
+    try {
+      MintedToken minted = engine.tokens().create("mcp-embedded", Set.of(Scope.READ), "");
+      return new EmbeddedEngine(engine, minted.secret());
+    } catch (IOException | RuntimeException e) {
+      engine.close();
+      throw e;
+    }
+  }
+
+  public String url() {
+    return engine.url();
+  }
+
+  /** The read-only token for this process's own client. */
+  public String token() {
+    return token;
+  }
+
+  @Override
+  public void close() {
+    engine.close();
+  }
+
+  @Override
+  public String toString() {
+    return "EmbeddedEngine[" + engine.url() + "]";
+  }
+}

@@ -1,0 +1,2 @@
+/** The embedded engine bootstrap: the only code here that touches session-engine types. */
+package dev.clique.mcp.embedded;

@@ -1,0 +1,52 @@
+package dev.clique.mcp.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** JSON-RPC 2.0 error codes and the frames clique writes itself. */
+public final class JsonRpc {
+  public static final int PARSE_ERROR = -32700;
+  public static final int INVALID_REQUEST = -32600;
+  public static final int METHOD_NOT_FOUND = -32601;
+  public static final int INVALID_PARAMS = -32602;
+  public static final int INTERNAL_ERROR = -32603;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private JsonRpc() {}
+
+  /** An error answer; {@code id} may be null (a line whose id could not be read). */
+  public static String error(JsonNode id, int code, String message) {
+    return error(id, code, message, null);
+  }
+
+  public static String error(JsonNode id, int code, String message, JsonNode data) {
+    ObjectNode frame = JSON.createObjectNode();
+    frame.put("jsonrpc", "2.0");
+    frame.set("id", id == null ? JSON.nullNode() : id);
+    ObjectNode error = frame.putObject("error");
+    error.put("code", code);
+    error.put("message", message);
+    if (data != null) {
+      error.set("data", data);
+    }
+    return frame.toString();
+  }
+
+  public static String result(JsonNode id, JsonNode result) {
+    ObjectNode frame = JSON.createObjectNode();
+    frame.put("jsonrpc", "2.0");
+    frame.set("id", id);
+    frame.set("result", result);
+    return frame.toString();
+  }
+
+  public static String notification(String method, JsonNode params) {
+    ObjectNode frame = JSON.createObjectNode();
+    frame.put("jsonrpc", "2.0");
+    frame.put("method", method);
+    frame.set("params", params);
+    return frame.toString();
+  }
+}

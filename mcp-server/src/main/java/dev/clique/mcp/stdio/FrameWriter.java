@@ -1,0 +1,32 @@
+package dev.clique.mcp.stdio;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Writes whole JSON-RPC frames to stdout, one per line, one writer at a time: the only thing that
+ * ever reaches stdout.
+ */
+public final class FrameWriter {
+  private final OutputStream out;
+  private volatile boolean broken;
+
+  public FrameWriter(OutputStream out) {
+    this.out = out;
+  }
+
+  /** Writes one frame; a JSON text never contains a raw newline, so it stays one line. */
+  public synchronized void write(String json) {
+    if (broken) {
+      return;
+    }
+    try {
+      out.write(json.getBytes(StandardCharsets.UTF_8));
+      out.write('\n');
+      out.flush();
+    } catch (IOException e) {
+      broken = true; // the client went away; nothing more to say to it
+    }
+  }
+}

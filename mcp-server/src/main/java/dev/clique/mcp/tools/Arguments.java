@@ -1,0 +1,84 @@
+package dev.clique.mcp.tools;
+
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Set;
+
+/**
+ * The argument rules of MCP.md: an argument the tool does not declare is refused by name, {@code
+ * id} is a non-blank string, {@code lines} and {@code timeout} are numbers with defaults and caps.
+ */
+final class Arguments {
+  static final int DEFAULT_LINES = 8;
+  static final int MAX_LINES = 200;
+  static final double MAX_TIMEOUT = 300;
+
+  private final Map<String, Object> values;
+
+  private Arguments(Map<String, Object> values) {
+    this.values = values;
+  }
+
+  static Arguments check(Map<String, Object> values, Set<String> declared)
+      throws ToolArgumentException {
+    Map<String, Object> given = values == null ? Map.of() : values;
+    for (String name : given.keySet()) {
+      if (!declared.contains(name)) {
+        throw new ToolArgumentException(
+            "unknown argument " + name + ": this tool takes " + describe(declared));
+      }
+    }
+    return new Arguments(given);
+  }
+
+  String id() throws ToolArgumentException {
+    Object id = values.get("id");
+    if (!(id instanceof String text) || text.isBlank()) {
+      throw new ToolArgumentException("id must be a non-blank string (a session id)");
+    }
+    return text.strip();
+  }
+
+  /** Default 8; above 200 is capped to 200; below 1 is refused; a fraction is truncated. */
+  int lines() throws ToolArgumentException {
+    Object lines = values.get("lines");
+    if (lines == null) {
+      return DEFAULT_LINES;
+    }
+    double value = number(lines, "lines must be a number of lines");
+    if (value < 1) {
+      throw new ToolArgumentException("lines must be at least 1");
+    }
+    return (int) Math.min(MAX_LINES, Math.floor(value));
+  }
+
+  /** Empty means the engine's default; above 300 is capped; negative is refused. */
+  OptionalDouble timeout() throws ToolArgumentException {
+    Object timeout = values.get("timeout");
+    if (timeout == null) {
+      return OptionalDouble.empty();
+    }
+    double value = number(timeout, "timeout must be a number of seconds");
+    if (value < 0) {
+      throw new ToolArgumentException("timeout must be 0 or more seconds");
+    }
+    return OptionalDouble.of(Math.min(MAX_TIMEOUT, value));
+  }
+
+  private static double number(Object value, String message) throws ToolArgumentException {
+    if (!(value instanceof Number number)) {
+      throw new ToolArgumentException(message);
+    }
+    double d = number.doubleValue();
+    if (Double.isNaN(d) || Double.isInfinite(d)) {
+      throw new ToolArgumentException(message);
+    }
+    return d;
+  }
+
+  private static String describe(Set<String> declared) {
+    return declared.isEmpty()
+        ? "no arguments"
+        : String.join(", ", declared.stream().sorted().toList());
+  }
+}

@@ -1,0 +1,14 @@
+package dev.clique.mcp.tools;
+
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+
+/** One read-only MCP tool: its definition, and a call that only reads through the client. */
+public interface CliqueTool {
+  Tool definition();
+
+  /** Runs the tool; failures come back as tool errors ({@code isError: true}), never thrown. */
+  Mono<CallToolResult> call(Map<String, Object> arguments);
+}

@@ -1,0 +1,53 @@
+package dev.clique.mcp.tools;
+
+import dev.clique.client.CliqueClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import reactor.core.publisher.Mono;
+
+/** {@code conversation}: what the person asked and the agent answered, from the CLI's files. */
+public final class ConversationTool implements CliqueTool {
+  private final CliqueClient client;
+
+  public ConversationTool(CliqueClient client) {
+    this.client = client;
+  }
+
+  @Override
+  public Tool definition() {
+    Map<String, Object> turn = new LinkedHashMap<>();
+    turn.put("type", "object");
+    turn.put("properties", Map.of("role", Schemas.type("string"), "text", Schemas.type("string")));
+    turn.put("required", List.of("role", "text"));
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("cli", Schemas.type("string"));
+    output.put("name", Schemas.type("string"));
+    output.put("turns", Schemas.arrayOf(turn));
+    return Tool.builder(
+            "conversation", Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
+        .title("Read a conversation")
+        .description(
+            "Reads a session's conversation from its CLI's own transcript: what the person typed"
+                + " and what the agent answered, oldest first.")
+        .outputSchema(Schemas.output(output, List.of("turns")))
+        .annotations(Schemas.READ_ONLY)
+        .build();
+  }
+
+  @Override
+  public Mono<CallToolResult> call(Map<String, Object> arguments) {
+    String id;
+    try {
+      id = Arguments.check(arguments, Set.of("id")).id();
+    } catch (ToolArgumentException e) {
+      return Mono.just(ToolResults.error(e.getMessage()));
+    }
+    return Mono.fromFuture(() -> client.conversationAsync(id))
+        .map(conversation -> ToolResults.ok(conversation.json()))
+        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+  }
+}

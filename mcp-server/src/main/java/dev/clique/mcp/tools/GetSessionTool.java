@@ -1,0 +1,46 @@
+package dev.clique.mcp.tools;
+
+import dev.clique.client.CliqueClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import reactor.core.publisher.Mono;
+
+/** {@code get_session}: one session's row of {@code GET /api/state}. */
+public final class GetSessionTool implements CliqueTool {
+  private final CliqueClient client;
+
+  public GetSessionTool(CliqueClient client) {
+    this.client = client;
+  }
+
+  @Override
+  public Tool definition() {
+    return Tool.builder(
+            "get_session", Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
+        .title("Get a session")
+        .description("Shows one session by id: its CLI, folder, state and what it is stuck on.")
+        .outputSchema(Schemas.session())
+        .annotations(Schemas.READ_ONLY)
+        .build();
+  }
+
+  @Override
+  public Mono<CallToolResult> call(Map<String, Object> arguments) {
+    String id;
+    try {
+      id = Arguments.check(arguments, Set.of("id")).id();
+    } catch (ToolArgumentException e) {
+      return Mono.just(ToolResults.error(e.getMessage()));
+    }
+    return Mono.fromFuture(() -> client.sessionAsync(id))
+        .map(
+            found ->
+                found
+                    .map(session -> ToolResults.ok(session.json()))
+                    .orElseGet(() -> ToolResults.error("no session with id " + id)))
+        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+  }
+}

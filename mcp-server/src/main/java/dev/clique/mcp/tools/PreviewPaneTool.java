@@ -1,0 +1,53 @@
+package dev.clique.mcp.tools;
+
+import dev.clique.client.CliqueClient;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import reactor.core.publisher.Mono;
+
+/** {@code preview_pane}: the last lines of a session's terminal, as plain text. */
+public final class PreviewPaneTool implements CliqueTool {
+  private final CliqueClient client;
+
+  public PreviewPaneTool(CliqueClient client) {
+    this.client = client;
+  }
+
+  @Override
+  public Tool definition() {
+    Map<String, Object> input = new LinkedHashMap<>();
+    input.put("id", Schemas.sessionId());
+    input.put(
+        "lines", Schemas.typed("integer", "How many lines to show (default 8, at most 200)."));
+    Map<String, Object> output = new LinkedHashMap<>();
+    output.put("lines", Schemas.arrayOf(Schemas.type("string")));
+    output.put("alive", Schemas.type("boolean"));
+    output.put("activity", Schemas.type("number"));
+    return Tool.builder("preview_pane", Schemas.input(input, List.of("id")))
+        .title("Preview a pane")
+        .description("Shows the last lines of a session's terminal as plain text.")
+        .outputSchema(Schemas.output(output, List.of("lines", "alive")))
+        .annotations(Schemas.READ_ONLY)
+        .build();
+  }
+
+  @Override
+  public Mono<CallToolResult> call(Map<String, Object> arguments) {
+    String id;
+    int lines;
+    try {
+      Arguments args = Arguments.check(arguments, Set.of("id", "lines"));
+      id = args.id();
+      lines = args.lines();
+    } catch (ToolArgumentException e) {
+      return Mono.just(ToolResults.error(e.getMessage()));
+    }
+    return Mono.fromFuture(() -> client.peekAsync(id, lines))
+        .map(pane -> ToolResults.ok(pane.json()))
+        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+  }
+}

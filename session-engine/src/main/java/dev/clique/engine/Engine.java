@@ -1,0 +1,142 @@
+package dev.clique.engine;
+
+import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.home.CliqueHome;
+import dev.clique.engine.http.ApiHandler;
+import dev.clique.engine.http.HostGuard;
+import dev.clique.engine.session.SessionService;
+import dev.clique.engine.session.SessionStore;
+import dev.clique.engine.tmux.Tmux;
+import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.engine.token.TokenStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Properties;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+
+/**
+ * A running session engine: the sessions in tmux and the HTTP API in front of them. {@code clique
+ * serve} runs one as a daemon; {@code clique mcp --embedded} runs one inside the MCP process.
+ */
+public final class Engine implements AutoCloseable {
+  private final Server server;
+  private final SessionService sessions;
+  private final TokenStore tokens;
+  private final String url;
+
+  private Engine(Server server, SessionService sessions, TokenStore tokens, String url) {
+    this.server = server;
+    this.sessions = sessions;
+    this.tokens = tokens;
+    this.url = url;
+  }
+
+  /** The project's version, as built. */
+  public static String version() {
+    Properties props = new Properties();
+    try (InputStream in = Engine.class.getResourceAsStream("version.properties")) {
+      if (in != null) {
+        props.load(in);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return props.getProperty("version", "unknown");
+  }
+
+  /**
+   * Starts an engine.
+   *
+   * @param host the address to listen on (loopback unless the operator says otherwise)
+   * @param port the port, or 0 for an ephemeral one
+   * @param persistentTokens false for an engine whose tokens live in memory only
+   */
+  public static Engine start(
+      Map<String, String> env, String host, int port, boolean persistentTokens) throws IOException {
+    CliqueHome home = CliqueHome.fromEnvironment(env);
+    home.ensureExists();
+    Clock clock = Clock.systemUTC();
+    Tmux tmux = TmuxProcess.fromEnvironment(env);
+    if (!tmux.installed()) {
+      throw new IOException(
+          "tmux is not installed: install it (for example `sudo apt-get install tmux` or `brew"
+              + " install tmux`) and start clique again");
+    }
+    TokenStore tokens =
+        persistentTokens ? TokenStore.open(home.tokensFile(), clock) : TokenStore.inMemory(clock);
+    CliCatalogue catalogue = CliCatalogue.load(home.clisFile(), env);
+    SessionStore store = SessionStore.open(home.stateFile());
+
+    QueuedThreadPool threads = new QueuedThreadPool(32, 2);
+    threads.setName("engine-http");
+    threads.setDaemon(true);
+    Server server = new Server(threads);
+    ServerConnector connector = new ServerConnector(server, 1, 1);
+    connector.setHost(host);
+    connector.setPort(port);
+    server.addConnector(connector);
+
+    String[] url = new String[1];
+    SessionService sessions =
+        new SessionService(store, tmux, catalogue, tokens, clock, () -> url[0]);
+    server.setHandler(
+        new ApiHandler(sessions, tokens, HostGuard.fromEnvironment(env), clock, version()));
+    try {
+      server.start();
+    } catch (Exception e) {
+      sessions.close();
+      throw new IOException(
+          "the engine could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
+    }
+    url[0] = "http://" + hostForUrl(host) + ":" + connector.getLocalPort();
+    sessions.start();
+    return new Engine(server, sessions, tokens, url[0]);
+  }
+
+  /** The base URL clients use, such as {@code http://127.0.0.1:3200}. */
+  public String url() {
+    return url;
+  }
+
+  public TokenStore tokens() {
+    return tokens;
+  }
+
+  public SessionService sessions() {
+    return sessions;
+  }
+
+  /** Blocks until the engine stops. */
+  public void join() throws InterruptedException {
+    server.join();
+  }
+
+  @Override
+  public void close() {
+    sessions.close();
+    try {
+      server.stop();
+    } catch (Exception e) {
+      // stopping is best effort; the process is usually exiting
+    }
+  }
+
+  private static String hostForUrl(String host) {
+    try {
+      InetAddress address = InetAddress.getByName(host);
+      if (address.isAnyLocalAddress()) {
+        return "127.0.0.1";
+      }
+      String literal = address.getHostAddress();
+      return literal.contains(":") ? "[" + literal + "]" : literal;
+    } catch (IOException e) {
+      return host;
+    }
+  }
+}

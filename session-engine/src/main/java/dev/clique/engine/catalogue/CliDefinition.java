@@ -1,0 +1,86 @@
+package dev.clique.engine.catalogue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * One CLI of the catalogue: how to start it and how to read it.
+ *
+ * @param transcript the transcript reader kind ({@code claude}, {@code codex}, {@code gemini}) or
+ *     {@code ""} when clique cannot read its conversation
+ */
+public record CliDefinition(
+    String id,
+    String label,
+    String command,
+    List<String> args,
+    List<String> resumeArgs,
+    List<String> modes,
+    List<String> modeArgs,
+    String transcript,
+    List<Pattern> waiting,
+    List<Pattern> errors) {
+
+  public CliDefinition {
+    args = List.copyOf(args);
+    resumeArgs = List.copyOf(resumeArgs);
+    modes = List.copyOf(modes);
+    modeArgs = List.copyOf(modeArgs);
+    waiting = List.copyOf(waiting);
+    errors = List.copyOf(errors);
+  }
+
+  public boolean hasModes() {
+    return !modes.isEmpty();
+  }
+
+  /**
+   * The argument list that starts this CLI, with the binary resolved to an absolute path so a CLI
+   * installed outside the engine's PATH still launches.
+   */
+  public List<String> launchArgv(Path binary, Map<String, String> values, boolean resume) {
+    List<String> argv = new ArrayList<>();
+    argv.add(binary.toString());
+    List<String> template = resume && !resumeArgs.isEmpty() ? resumeArgs : args;
+    for (String arg : template) {
+      argv.add(fill(arg, values));
+    }
+    String mode = values.getOrDefault("mode", "");
+    if (!mode.isEmpty()) {
+      for (String arg : modeArgs) {
+        argv.add(fill(arg, values));
+      }
+    }
+    return argv;
+  }
+
+  /** Looks for the binary on {@code path} and then in the usual install directories. */
+  public Optional<Path> resolve(List<Path> searchPath) {
+    if (command.contains("/")) {
+      Path direct = Path.of(command);
+      return Files.isExecutable(direct) && !Files.isDirectory(direct)
+          ? Optional.of(direct.toAbsolutePath())
+          : Optional.empty();
+    }
+    for (Path dir : searchPath) {
+      Path candidate = dir.resolve(command);
+      if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
+        return Optional.of(candidate.toAbsolutePath());
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static String fill(String arg, Map<String, String> values) {
+    String out = arg;
+    for (Map.Entry<String, String> entry : values.entrySet()) {
+      out = out.replace("{" + entry.getKey() + "}", entry.getValue());
+    }
+    return out;
+  }
+}

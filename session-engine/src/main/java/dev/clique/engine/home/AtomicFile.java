@@ -1,0 +1,108 @@
+package dev.clique.engine.home;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
+
+/**
+ * Writes a file so that a reader (or a crash) never sees half of it: temp file, fsync, rename. The
+ * previous version is kept as {@code <name>.bak}. Every file is 0600.
+ */
+public final class AtomicFile {
+  private AtomicFile() {}
+
+  public static void write(Path target, byte[] data) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    String name = target.getFileName().toString();
+    Path temp =
+        Files.createTempFile(
+            dir,
+            "." + name + ".",
+            ".tmp",
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
+        ByteBuffer buffer = ByteBuffer.wrap(data);
+        while (buffer.hasRemaining()) {
+          channel.write(buffer);
+        }
+        channel.force(true);
+      }
+      keepBackup(target, dir, name);
+      move(temp, target);
+      syncDirectory(dir);
+    } finally {
+      Files.deleteIfExists(temp);
+    }
+  }
+
+  /**
+   * Reads the file, or its {@code .bak} when the main file is missing or fails {@code valid}.
+   * Returns empty when neither is usable.
+   */
+  public static Optional<byte[]> readWithFallback(Path target, Validator valid) {
+    for (Path candidate : new Path[] {target, backupOf(target)}) {
+      try {
+        byte[] data = Files.readAllBytes(candidate);
+        if (valid.accepts(data)) {
+          return Optional.of(data);
+        }
+      } catch (NoSuchFileException e) {
+        // try the next one
+      } catch (IOException e) {
+        // unreadable: try the next one
+      }
+    }
+    return Optional.empty();
+  }
+
+  public static Path backupOf(Path target) {
+    return target.resolveSibling(target.getFileName() + ".bak");
+  }
+
+  /** Tells whether the bytes read are a usable version of the file. */
+  @FunctionalInterface
+  public interface Validator {
+    boolean accepts(byte[] data);
+  }
+
+  // A hard link keeps the previous version without a moment where the main file is missing.
+  private static void keepBackup(Path target, Path dir, String name) throws IOException {
+    if (!Files.exists(target)) {
+      return;
+    }
+    Path link = dir.resolve("." + name + ".bak." + ProcessHandle.current().pid() + ".tmp");
+    Files.deleteIfExists(link);
+    try {
+      Files.createLink(link, target);
+    } catch (UnsupportedOperationException | FileAlreadyExistsException e) {
+      Files.copy(target, link, StandardCopyOption.REPLACE_EXISTING);
+    }
+    move(link, backupOf(target));
+  }
+
+  private static void move(Path from, Path to) throws IOException {
+    try {
+      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  private static void syncDirectory(Path dir) {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // Some file systems cannot open a directory; the rename is still atomic there.
+    }
+  }
+}

@@ -1,0 +1,457 @@
+package dev.clique.engine.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.session.NewSession;
+import dev.clique.engine.session.PaneText;
+import dev.clique.engine.session.SessionException;
+import dev.clique.engine.session.SessionRecord;
+import dev.clique.engine.session.SessionService;
+import dev.clique.engine.session.SessionView;
+import dev.clique.engine.session.WaitOutcome;
+import dev.clique.engine.state.SessionState;
+import dev.clique.engine.tmux.TmuxException;
+import dev.clique.engine.token.Scope;
+import dev.clique.engine.token.Token;
+import dev.clique.engine.token.TokenStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine's HTTP API (HTTP-API.md): Host guard first, then the bearer token and its scope, then
+ * the route. Every answer is written in one go, body and headers together.
+ */
+public final class ApiHandler extends Handler.Abstract {
+  private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
+  private static final int MAX_BODY = 1 << 20;
+  private static final String JSON = "application/json; charset=utf-8";
+
+  private final SessionService sessions;
+  private final TokenStore tokens;
+  private final HostGuard hosts;
+  private final Clock clock;
+  private final String version;
+  private final long startedMillis;
+  private final ObjectMapper json = new ObjectMapper();
+
+  public ApiHandler(
+      SessionService sessions, TokenStore tokens, HostGuard hosts, Clock clock, String version) {
+    this.sessions = sessions;
+    this.tokens = tokens;
+    this.hosts = hosts;
+    this.clock = clock;
+    this.version = version;
+    this.startedMillis = clock.millis();
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    try {
+      if (!hosts.allows(request.getHeaders().get(HttpHeader.HOST))) {
+        send(response, callback, 403, "text/plain; charset=utf-8", "host not allowed");
+        return true;
+      }
+      route(request, response, callback);
+    } catch (ApiError e) {
+      error(response, callback, e.status(), e.getMessage());
+    } catch (RuntimeException e) {
+      log.error("request {} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
+      error(response, callback, 500, "internal error");
+    }
+    return true;
+  }
+
+  private void route(Request request, Response response, Callback callback) throws ApiError {
+    String path = request.getHttpURI().getPath();
+    String method = request.getMethod();
+    if (path.equals("/healthz")) {
+      allow(method, "GET");
+      health(request, response, callback);
+      return;
+    }
+    if (!path.startsWith("/api/")) {
+      throw ApiError.notFound("not found");
+    }
+    Optional<Token> token = bearer(request).flatMap(tokens::authenticate);
+    if (token.isEmpty()) {
+      throw new ApiError(401, "unauthorized");
+    }
+    List<String> parts = segments(path);
+    // parts[0] is "api"
+    if (parts.size() == 2 && parts.get(1).equals("state")) {
+      allow(method, "GET");
+      require(token.get(), Scope.READ);
+      ok(response, callback, state());
+      return;
+    }
+    if (parts.size() >= 2 && parts.get(1).equals("sessions")) {
+      sessionRoute(request, response, callback, method, parts, token.get());
+      return;
+    }
+    throw ApiError.notFound("not found");
+  }
+
+  private void sessionRoute(
+      Request request,
+      Response response,
+      Callback callback,
+      String method,
+      List<String> parts,
+      Token token)
+      throws ApiError {
+    if (parts.size() == 2) {
+      allow(method, "POST");
+      require(token, Scope.WRITE);
+      JsonNode body = body(request);
+      NewSession spec =
+          new NewSession(
+              text(body, "cli"), text(body, "cwd"), text(body, "name"), text(body, "mode"));
+      SessionRecord created = call(() -> sessions.create(spec));
+      Map<String, Object> answer = new LinkedHashMap<>();
+      answer.put("id", created.id());
+      answer.put("worktree", "");
+      send(response, callback, 201, JSON, write(answer));
+      return;
+    }
+    String id = parts.get(2);
+    if (parts.size() == 3) {
+      allow(method, "DELETE");
+      require(token, Scope.WRITE);
+      call(() -> sessions.delete(id));
+      ok(response, callback, Map.of("ok", true));
+      return;
+    }
+    if (parts.size() != 4) {
+      throw ApiError.notFound("not found");
+    }
+    switch (parts.get(3)) {
+      case "peek" -> {
+        allow(method, "GET");
+        require(token, Scope.READ);
+        ok(response, callback, peek(id, query(request, "lines")));
+      }
+      case "wait" -> {
+        allow(method, "GET");
+        require(token, Scope.READ);
+        await(id, request, response, callback);
+      }
+      case "transcript" -> {
+        allow(method, "GET");
+        require(token, Scope.READ);
+        SessionRecord record = existing(id);
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("cli", record.cli());
+        answer.put("name", record.name());
+        answer.put("turns", List.of());
+        ok(response, callback, answer);
+      }
+      case "send" -> {
+        allow(method, "POST");
+        require(token, Scope.WRITE);
+        JsonNode body = body(request);
+        String key = text(body, "key");
+        String text = text(body, "text");
+        if (key == null && text == null) {
+          throw ApiError.badRequest("send needs text or key");
+        }
+        boolean enter = !body.has("enter") || body.get("enter").asBoolean(true);
+        call(() -> sessions.send(id, text, enter, key));
+        ok(response, callback, Map.of("ok", true));
+      }
+      case "kill" -> {
+        allow(method, "POST");
+        require(token, Scope.WRITE);
+        call(() -> sessions.kill(id));
+        ok(response, callback, Map.of("ok", true));
+      }
+      case "start" -> {
+        allow(method, "POST");
+        require(token, Scope.WRITE);
+        call(() -> sessions.restart(id));
+        ok(response, callback, Map.of("ok", true));
+      }
+      default -> throw ApiError.notFound("not found");
+    }
+  }
+
+  private Map<String, Object> state() {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("version", version);
+    answer.put("sessions", sessions.sessions());
+    List<Map<String, Object>> clis = new ArrayList<>();
+    for (CliDefinition cli : sessions.catalogue().all()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("id", cli.id());
+      row.put("label", cli.label());
+      row.put("installed", sessions.catalogue().installed(cli));
+      row.put("modes", cli.modes());
+      row.put("transcript", !cli.transcript().isEmpty());
+      clis.add(row);
+    }
+    answer.put("clis", clis);
+    return answer;
+  }
+
+  private Map<String, Object> peek(String id, String linesParam) throws ApiError {
+    int lines = 6;
+    if (linesParam != null) {
+      try {
+        lines = Math.max(1, Math.min(200, (int) Double.parseDouble(linesParam)));
+      } catch (NumberFormatException e) {
+        throw ApiError.badRequest("lines must be a number");
+      }
+    }
+    existing(id);
+    Optional<SessionView> view = sessions.session(id);
+    Map<String, Object> answer = new LinkedHashMap<>();
+    if (view.isEmpty() || !view.get().alive()) {
+      answer.put("lines", List.of());
+      answer.put("alive", false);
+      answer.put("activity", 0);
+      return answer;
+    }
+    String captured;
+    try {
+      captured = sessions.tmux().capturePane(id, Math.max(lines * 4, 100));
+    } catch (TmuxException e) {
+      throw new ApiError(500, "the pane could not be read");
+    }
+    answer.put("lines", PaneText.lastLines(captured, lines));
+    answer.put("alive", true);
+    answer.put("activity", view.get().activity());
+    return answer;
+  }
+
+  private void await(String id, Request request, Response response, Callback callback)
+      throws ApiError {
+    existing(id);
+    double timeout = 60;
+    String timeoutParam = query(request, "timeout");
+    if (timeoutParam != null) {
+      try {
+        timeout = Double.parseDouble(timeoutParam);
+      } catch (NumberFormatException e) {
+        throw ApiError.badRequest("timeout must be a number of seconds");
+      }
+      if (!(timeout >= 0)) {
+        throw ApiError.badRequest("timeout must be 0 or more seconds");
+      }
+    }
+    timeout = Math.min(timeout, 300);
+    Set<String> wanted = new LinkedHashSet<>();
+    String forParam = query(request, "for");
+    for (String name : (forParam == null || forParam.isBlank() ? "idle" : forParam).split(",")) {
+      String state = name.strip().toLowerCase(Locale.ROOT);
+      if (SessionState.fromWire(state).isEmpty()) {
+        throw ApiError.badRequest("unknown state: " + name.strip());
+      }
+      wanted.add(state);
+    }
+    long millis = (long) (timeout * 1000);
+    call(() -> sessions.await(id, wanted, millis))
+        .whenComplete(
+            (outcome, failure) -> {
+              if (failure != null) {
+                error(response, callback, 500, "internal error");
+                return;
+              }
+              ok(response, callback, waitAnswer(outcome));
+            });
+  }
+
+  private static Map<String, Object> waitAnswer(WaitOutcome outcome) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("id", outcome.id());
+    answer.put("state", outcome.state());
+    answer.put("matched", outcome.matched());
+    answer.put("waited", outcome.waited());
+    return answer;
+  }
+
+  private void health(Request request, Response response, Callback callback) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("ok", true);
+    Optional<Token> token = bearer(request).flatMap(tokens::authenticate);
+    if (token.isPresent()) {
+      List<SessionView> all = sessions.sessions();
+      answer.put("version", version);
+      answer.put("uptime", (clock.millis() - startedMillis) / 1000);
+      answer.put("tmux", sessions.tmux().installed());
+      answer.put("sessions", all.size());
+      answer.put("alive", all.stream().filter(SessionView::alive).count());
+      answer.put("attached", all.stream().filter(SessionView::attached).count());
+    }
+    ok(response, callback, answer);
+  }
+
+  private SessionRecord existing(String id) throws ApiError {
+    return sessions.record(id).orElseThrow(() -> ApiError.notFound("no such session"));
+  }
+
+  private static void require(Token token, Scope scope) throws ApiError {
+    if (token.allows(scope)) {
+      return;
+    }
+    if (scope == Scope.WRITE && token.allows(Scope.READ)) {
+      throw new ApiError(403, "this API token is read-only");
+    }
+    throw new ApiError(403, "forbidden");
+  }
+
+  private static void allow(String method, String expected) throws ApiError {
+    if (!method.equals(expected)) {
+      throw new ApiError(405, "method not allowed");
+    }
+  }
+
+  private static Optional<String> bearer(Request request) {
+    String header = request.getHeaders().get(HttpHeader.AUTHORIZATION);
+    if (header == null) {
+      return Optional.empty();
+    }
+    String value = header.strip();
+    if (value.length() < 7 || !value.substring(0, 7).equalsIgnoreCase("bearer ")) {
+      return Optional.empty();
+    }
+    return Optional.of(value.substring(7).strip());
+  }
+
+  private static List<String> segments(String path) {
+    List<String> parts = new ArrayList<>();
+    for (String part : path.split("/")) {
+      if (!part.isEmpty()) {
+        parts.add(part);
+      }
+    }
+    return parts;
+  }
+
+  private static String query(Request request, String name) {
+    Fields fields = Request.extractQueryParameters(request);
+    Fields.Field field = fields.get(name);
+    return field == null ? null : field.getValue();
+  }
+
+  private JsonNode body(Request request) throws ApiError {
+    byte[] data;
+    try (InputStream in = Content.Source.asInputStream(request)) {
+      data = in.readNBytes(MAX_BODY + 1);
+    } catch (IOException e) {
+      throw ApiError.badRequest("the request body could not be read");
+    }
+    if (data.length > MAX_BODY) {
+      throw new ApiError(413, "request body is larger than 1 MiB");
+    }
+    if (data.length == 0) {
+      return json.createObjectNode();
+    }
+    try {
+      JsonNode node = json.readTree(data);
+      if (node == null || !node.isObject()) {
+        throw ApiError.badRequest("the request body must be a JSON object");
+      }
+      return node;
+    } catch (IOException e) {
+      throw ApiError.badRequest("the request body is not valid JSON");
+    }
+  }
+
+  private static String text(JsonNode body, String key) throws ApiError {
+    JsonNode value = body.get(key);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    if (!value.isTextual()) {
+      throw ApiError.badRequest(key + " must be a string");
+    }
+    return value.asText();
+  }
+
+  private <T> T call(SessionCall<T> action) throws ApiError {
+    try {
+      return action.run();
+    } catch (SessionException e) {
+      throw switch (e.kind()) {
+        case BAD_REQUEST -> ApiError.badRequest(e.getMessage());
+        case NOT_FOUND -> ApiError.notFound(e.getMessage());
+        case FAILED -> {
+          log.warn("session call failed: {}", e.getMessage());
+          yield new ApiError(500, e.getMessage());
+        }
+      };
+    }
+  }
+
+  private void call(SessionAction action) throws ApiError {
+    call(
+        () -> {
+          action.run();
+          return null;
+        });
+  }
+
+  @FunctionalInterface
+  private interface SessionCall<T> {
+    T run() throws SessionException;
+  }
+
+  @FunctionalInterface
+  private interface SessionAction {
+    void run() throws SessionException;
+  }
+
+  private void ok(Response response, Callback callback, Object body) {
+    send(response, callback, 200, JSON, write(body));
+  }
+
+  private void error(Response response, Callback callback, int status, String message) {
+    ObjectNode body = json.createObjectNode();
+    body.put("error", message);
+    if (status == 405) {
+      response.getHeaders().put(HttpHeader.ALLOW, "GET, POST, DELETE");
+    }
+    send(response, callback, status, JSON, body.toString());
+  }
+
+  private String write(Object body) {
+    try {
+      return json.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("an answer could not be written as JSON", e);
+    }
+  }
+
+  private static void send(
+      Response response, Callback callback, int status, String type, String body) {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+    response.write(true, ByteBuffer.wrap(bytes), callback);
+  }
+}

@@ -1,0 +1,29 @@
+package dev.clique.engine.session;
+
+/** A session request that cannot be done, with the reason in words and its kind. */
+public final class SessionException extends Exception {
+  private static final long serialVersionUID = 1L;
+
+  /** Why it failed, which the API turns into a status. */
+  public enum Kind {
+    BAD_REQUEST,
+    NOT_FOUND,
+    FAILED
+  }
+
+  private final Kind kind;
+
+  public SessionException(Kind kind, String message) {
+    super(message);
+    this.kind = kind;
+  }
+
+  public SessionException(Kind kind, String message, Throwable cause) {
+    super(message, cause);
+    this.kind = kind;
+  }
+
+  public Kind kind() {
+    return kind;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.clique.engine.session;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/**
+ * What clique remembers of a session across restarts ({@code state.json}). Whether it runs is asked
+ * of tmux, never stored.
+ *
+ * @param created unix seconds
+ * @param cliSessionId the CLI's own session id when it differs from {@code id} (a resumed session),
+ *     else null
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record SessionRecord(
+    @JsonProperty("id") String id,
+    @JsonProperty("name") String name,
+    @JsonProperty("cli") String cli,
+    @JsonProperty("cwd") String cwd,
+    @JsonProperty("folder") String folder,
+    @JsonProperty("mode") String mode,
+    @JsonProperty("created") double created,
+    @JsonProperty("cli_session_id") String cliSessionId) {}

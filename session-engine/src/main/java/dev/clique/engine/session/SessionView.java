@@ -1,0 +1,30 @@
+package dev.clique.engine.session;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+
+/** One row of {@code GET /api/state}: the record plus what tmux and the detector say now. */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record SessionView(
+    @JsonProperty("id") String id,
+    @JsonProperty("name") String name,
+    @JsonProperty("cli") String cli,
+    @JsonProperty("cli_label") String cliLabel,
+    @JsonProperty("cwd") String cwd,
+    @JsonProperty("project") String project,
+    @JsonProperty("folder") String folder,
+    @JsonProperty("mode") String mode,
+    @JsonProperty("created") double created,
+    @JsonProperty("alive") boolean alive,
+    @JsonProperty("attached") boolean attached,
+    @JsonProperty("command") String command,
+    @JsonProperty("activity") double activity,
+    @JsonProperty("cols") int cols,
+    @JsonProperty("rows") int rows,
+    @JsonProperty("busy") boolean busy,
+    @JsonProperty("signal") String signal,
+    @JsonProperty("saying") String saying,
+    @JsonProperty("state") String state,
+    @JsonProperty("rss") long rss,
+    @JsonProperty("branch") String branch,
+    @JsonProperty("dirty") int dirty) {}

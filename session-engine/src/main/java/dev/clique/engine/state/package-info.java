@@ -1,0 +1,2 @@
+/** Session states and how they are decided. */
+package dev.clique.engine.state;

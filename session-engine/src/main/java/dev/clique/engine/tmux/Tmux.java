@@ -1,0 +1,38 @@
+package dev.clique.engine.tmux;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tmux server that holds the sessions, on clique's own socket. Every target is exact: a session
+ * is named by its clique id and never matched by prefix.
+ */
+public interface Tmux {
+  /** The socket name ({@code tmux -L}). */
+  String socket();
+
+  /** Whether the tmux binary can be run at all. */
+  boolean installed();
+
+  /** Starts a detached session running {@code argv} in {@code cwd}, with extra environment. */
+  void newSession(String name, Path cwd, List<String> argv, Map<String, String> env)
+      throws TmuxException;
+
+  /** Types {@code text} literally: never interpreted as key names. */
+  void sendText(String name, String text) throws TmuxException;
+
+  /** Presses one named key ({@code Enter}, {@code C-c}, ...). */
+  void sendKey(String name, String key) throws TmuxException;
+
+  void killSession(String name) throws TmuxException;
+
+  /** One row per live session on the socket; empty when the server is not running. */
+  List<PaneInfo> listPanes() throws TmuxException;
+
+  /** The last {@code lines} lines of the pane's history and screen, as plain text. */
+  String capturePane(String name, int lines) throws TmuxException;
+
+  /** Stops the whole server on this socket (tests only use this on their own socket). */
+  void killServer();
+}

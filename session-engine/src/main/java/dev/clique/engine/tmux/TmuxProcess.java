@@ -1,0 +1,270 @@
+package dev.clique.engine.tmux;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The real tmux: each call is an argument list handed to the {@code tmux} binary (never a shell
+ * string), on socket {@code -L <socket>}, with a time-out.
+ */
+public final class TmuxProcess implements Tmux {
+  public static final String DEFAULT_SOCKET = "clique";
+  public static final int COLS = 200;
+  public static final int ROWS = 50;
+  private static final int HISTORY = 50_000;
+  private static final String FIELD = "\u001f"; // unit separator: cannot appear in the fields
+  private static final ScheduledExecutorService WATCHDOG =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "tmux-watchdog");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  private final String binary;
+  private final String socket;
+  private final Duration timeout;
+
+  public TmuxProcess(String binary, String socket, Duration timeout) {
+    this.binary = binary;
+    this.socket = socket;
+    this.timeout = timeout;
+  }
+
+  /** The socket from {@code CLIQUE_TMUX_SOCKET}, default {@value #DEFAULT_SOCKET}. */
+  public static TmuxProcess fromEnvironment(Map<String, String> env) {
+    return new TmuxProcess("tmux", socketFrom(env), Duration.ofSeconds(5));
+  }
+
+  public static String socketFrom(Map<String, String> env) {
+    String socket = env.get("CLIQUE_TMUX_SOCKET");
+    return socket == null || socket.isBlank() ? DEFAULT_SOCKET : socket.strip();
+  }
+
+  @Override
+  public String socket() {
+    return socket;
+  }
+
+  @Override
+  public boolean installed() {
+    try {
+      return run(List.of("-V")).exitCode == 0;
+    } catch (TmuxException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void newSession(String name, Path cwd, List<String> argv, Map<String, String> env)
+      throws TmuxException {
+    // Options first, in the same invocation, so the first pane already gets the large history.
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "start-server",
+                ";",
+                "set-option",
+                "-g",
+                "history-limit",
+                Integer.toString(HISTORY),
+                ";",
+                "set-option",
+                "-g",
+                "status",
+                "off",
+                ";",
+                "set-option",
+                "-g",
+                "bell-action",
+                "none",
+                ";",
+                "set-option",
+                "-g",
+                "visual-bell",
+                "off",
+                ";",
+                "new-session",
+                "-d",
+                "-s",
+                name,
+                "-x",
+                Integer.toString(COLS),
+                "-y",
+                Integer.toString(ROWS),
+                "-c",
+                cwd.toString()));
+    env.forEach((key, value) -> args.addAll(List.of("-e", escape(key + "=" + value))));
+    for (String arg : argv) {
+      args.add(escape(arg));
+    }
+    check(run(args), "new-session " + name);
+  }
+
+  @Override
+  public void sendText(String name, String text) throws TmuxException {
+    if (text.isEmpty()) {
+      return;
+    }
+    check(run(List.of("send-keys", "-t", pane(name), "-l", "--", escape(text))), "send-keys");
+  }
+
+  @Override
+  public void sendKey(String name, String key) throws TmuxException {
+    check(run(List.of("send-keys", "-t", pane(name), "--", escape(key))), "send-keys");
+  }
+
+  @Override
+  public void killSession(String name) throws TmuxException {
+    Result result = run(List.of("kill-session", "-t", "=" + name));
+    if (result.exitCode != 0 && !gone(result)) {
+      check(result, "kill-session");
+    }
+  }
+
+  @Override
+  public List<PaneInfo> listPanes() throws TmuxException {
+    String format =
+        String.join(
+            FIELD,
+            "#{session_name}",
+            "#{pane_current_command}",
+            "#{window_activity}",
+            "#{pane_width}",
+            "#{pane_height}",
+            "#{session_attached}",
+            "#{pane_pid}",
+            "#{pane_dead}",
+            "#{window_index}#{pane_index}");
+    Result result = run(List.of("list-panes", "-a", "-F", format));
+    if (result.exitCode != 0) {
+      if (gone(result)) {
+        return List.of();
+      }
+      check(result, "list-panes");
+    }
+    List<PaneInfo> panes = new ArrayList<>();
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (String line : result.stdout.split("\n")) {
+      String[] f = line.split(FIELD, -1);
+      if (f.length < 9 || !seen.add(f[0])) {
+        continue; // the first pane of each session speaks for it
+      }
+      panes.add(
+          new PaneInfo(
+              f[0],
+              f[1],
+              parseLong(f[2]),
+              (int) parseLong(f[3]),
+              (int) parseLong(f[4]),
+              parseLong(f[5]) > 0,
+              parseLong(f[6]),
+              "1".equals(f[7])));
+    }
+    return panes;
+  }
+
+  @Override
+  public String capturePane(String name, int lines) throws TmuxException {
+    Result result =
+        run(List.of("capture-pane", "-p", "-J", "-t", pane(name), "-S", "-" + Math.max(1, lines)));
+    check(result, "capture-pane");
+    return result.stdout;
+  }
+
+  @Override
+  public void killServer() {
+    try {
+      run(List.of("kill-server"));
+    } catch (TmuxException e) {
+      // nothing was running
+    }
+  }
+
+  private static String pane(String name) {
+    return "=" + name + ":";
+  }
+
+  /**
+   * tmux splits its argument list at any argument that ends in {@code ;}. A trailing {@code \;} is
+   * read back as a literal {@code ;}, so user text that ends in one stays text.
+   */
+  static String escape(String arg) {
+    return arg.endsWith(";") ? arg.substring(0, arg.length() - 1) + "\\;" : arg;
+  }
+
+  private static boolean gone(Result result) {
+    String err = result.stderr;
+    return err.contains("no server running")
+        || err.contains("can't find session")
+        || err.contains("error connecting")
+        || err.contains("No such file or directory");
+  }
+
+  private static long parseLong(String text) {
+    try {
+      return Long.parseLong(text.strip());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  private void check(Result result, String what) throws TmuxException {
+    if (result.exitCode != 0) {
+      String reason = result.stderr.strip();
+      throw new TmuxException(
+          "tmux " + what + " failed: " + (reason.isEmpty() ? "exit " + result.exitCode : reason));
+    }
+  }
+
+  private Result run(List<String> args) throws TmuxException {
+    List<String> command = new ArrayList<>(args.size() + 5);
+    command.add(binary);
+    command.add("-L");
+    command.add(socket);
+    command.add("-f");
+    command.add("/dev/null");
+    command.addAll(args);
+    Process process;
+    try {
+      ProcessBuilder builder = new ProcessBuilder(command);
+      builder.environment().remove("TMUX"); // never talk to the tmux we may be running inside
+      process = builder.start();
+    } catch (IOException e) {
+      throw new TmuxException("tmux could not be started: " + e.getMessage(), e);
+    }
+    ScheduledFuture<?> watchdog =
+        WATCHDOG.schedule(process::destroyForcibly, timeout.toMillis(), TimeUnit.MILLISECONDS);
+    try {
+      process.getOutputStream().close();
+      // tmux writes little to stderr, so reading stdout to its end first cannot deadlock.
+      String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      int exitCode = process.waitFor();
+      if (!watchdog.cancel(false)) {
+        throw new TmuxException("tmux " + args.get(0) + " did not finish within " + timeout);
+      }
+      return new Result(exitCode, out, err);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+      throw new TmuxException("interrupted while waiting for tmux", e);
+    } catch (IOException e) {
+      process.destroyForcibly();
+      throw new TmuxException("tmux output could not be read: " + e.getMessage(), e);
+    } finally {
+      watchdog.cancel(false);
+    }
+  }
+
+  private record Result(int exitCode, String stdout, String stderr) {}
+}

@@ -1,0 +1,280 @@
+package dev.clique.engine.token;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.engine.home.AtomicFile;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Bearer tokens, kept as SHA-256 hashes in {@code tokens.json} (0600, written atomically). The file
+ * is re-read when it changes on disk, so a mint or a revoke by {@code clique token} reaches a
+ * running engine without a restart. A store without a file keeps its tokens in memory only.
+ */
+public final class TokenStore {
+  public static final String PREFIX = "mxp_";
+  private static final int SECRET_BYTES = 32; // 43 base64url characters
+  private static final int MAX_NAME = 60;
+  private static final long RECHECK_MILLIS = 250;
+
+  private final Path file;
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
+  private final ObjectMapper json = new ObjectMapper();
+
+  private Map<String, Token> byHash = new LinkedHashMap<>();
+  private FileStamp loadedStamp = FileStamp.NONE;
+  private long lastCheckMillis = Long.MIN_VALUE;
+
+  private TokenStore(Path file, Clock clock) {
+    this.file = file;
+    this.clock = clock;
+  }
+
+  /** A store backed by {@code file}; the file need not exist yet. */
+  public static TokenStore open(Path file, Clock clock) {
+    TokenStore store = new TokenStore(file, clock);
+    store.reloadIfChanged(true);
+    return store;
+  }
+
+  /** A store that lives in memory only (the embedded engine's own read-only token). */
+  public static TokenStore inMemory(Clock clock) {
+    return new TokenStore(null, clock);
+  }
+
+  /** Mints a token; the secret is returned once and only its hash is kept. */
+  public synchronized MintedToken create(String name, Set<Scope> scopes, String session)
+      throws IOException {
+    String cleanName = name == null ? "" : name.strip();
+    if (cleanName.isEmpty()) {
+      throw new IllegalArgumentException("a token needs a name");
+    }
+    if (cleanName.length() > MAX_NAME) {
+      throw new IllegalArgumentException("a token name has at most " + MAX_NAME + " characters");
+    }
+    if (scopes.isEmpty()) {
+      throw new IllegalArgumentException("a token needs at least one scope");
+    }
+    reloadIfChanged(true);
+    byte[] raw = new byte[SECRET_BYTES];
+    random.nextBytes(raw);
+    String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
+    Token token =
+        new Token(
+            newId(),
+            cleanName,
+            sha256(secret),
+            scopes,
+            session,
+            clock.instant().getEpochSecond(),
+            0);
+    Map<String, Token> next = new LinkedHashMap<>(byHash);
+    next.put(token.hash(), token);
+    persist(next);
+    return new MintedToken(token, secret);
+  }
+
+  /** Finds the token a bearer value stands for; empty for anything unknown or malformed. */
+  public synchronized Optional<Token> authenticate(String secret) {
+    if (secret == null || !secret.startsWith(PREFIX)) {
+      return Optional.empty();
+    }
+    reloadIfChanged(false);
+    byte[] presented = sha256Bytes(secret);
+    Token found = null;
+    // Compare against every hash in constant time, so timing tells nothing about which is close.
+    for (Token token : byHash.values()) {
+      if (MessageDigest.isEqual(presented, HexFormat.of().parseHex(token.hash()))) {
+        found = token;
+      }
+    }
+    if (found == null) {
+      return Optional.empty();
+    }
+    Token used = found.usedAt(clock.instant().getEpochSecond());
+    byHash.put(used.hash(), used);
+    return Optional.of(used);
+  }
+
+  /** The operator's tokens: session-bound tokens are hidden. */
+  public synchronized List<Token> listing() {
+    reloadIfChanged(true);
+    return byHash.values().stream().filter(t -> !t.isBound()).toList();
+  }
+
+  /** Revokes the token with this id; false when there is none. */
+  public synchronized boolean revoke(String id) throws IOException {
+    reloadIfChanged(true);
+    Map<String, Token> next = new LinkedHashMap<>(byHash);
+    boolean removed = next.values().removeIf(t -> t.id().equals(id));
+    if (removed) {
+      persist(next);
+    }
+    return removed;
+  }
+
+  /** Revokes every token bound to a session; returns how many. */
+  public synchronized int revokeSession(String session) throws IOException {
+    reloadIfChanged(true);
+    Map<String, Token> next = new LinkedHashMap<>(byHash);
+    List<Token> gone = new ArrayList<>();
+    next.values()
+        .removeIf(
+            t -> {
+              boolean match = t.isBound() && t.session().equals(session);
+              if (match) {
+                gone.add(t);
+              }
+              return match;
+            });
+    if (!gone.isEmpty()) {
+      persist(next);
+    }
+    return gone.size();
+  }
+
+  private void persist(Map<String, Token> next) throws IOException {
+    if (file != null) {
+      ObjectNode root = json.createObjectNode();
+      ArrayNode list = root.putArray("tokens");
+      for (Token token : next.values()) {
+        ObjectNode row = list.addObject();
+        row.put("id", token.id());
+        row.put("name", token.name());
+        row.put("hash", token.hash());
+        ArrayNode scopes = row.putArray("scopes");
+        for (Scope scope : Scope.values()) {
+          if (token.allows(scope)) {
+            scopes.add(scope.wireName());
+          }
+        }
+        row.put("session", token.session());
+        row.put("created", token.created());
+        row.put("last_used", token.lastUsed());
+      }
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      AtomicFile.write(file, json.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+      loadedStamp = FileStamp.of(file);
+    }
+    byHash = next;
+  }
+
+  private void reloadIfChanged(boolean force) {
+    if (file == null) {
+      return;
+    }
+    long now = System.nanoTime() / 1_000_000;
+    if (!force && now - lastCheckMillis < RECHECK_MILLIS) {
+      return;
+    }
+    lastCheckMillis = now;
+    FileStamp stamp = FileStamp.of(file);
+    if (stamp.equals(loadedStamp)) {
+      return;
+    }
+    Optional<byte[]> data = AtomicFile.readWithFallback(file, this::parses);
+    Map<String, Token> loaded = new LinkedHashMap<>();
+    data.ifPresent(bytes -> parse(bytes).forEach(t -> loaded.put(t.hash(), t)));
+    // Keep what this process learned about last use; the file is the truth for what exists.
+    for (Map.Entry<String, Token> entry : loaded.entrySet()) {
+      Token known = byHash.get(entry.getKey());
+      if (known != null && known.lastUsed() > entry.getValue().lastUsed()) {
+        entry.setValue(known);
+      }
+    }
+    byHash = loaded;
+    loadedStamp = stamp;
+  }
+
+  private boolean parses(byte[] data) {
+    try {
+      return json.readTree(data).path("tokens").isArray();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private List<Token> parse(byte[] data) {
+    List<Token> tokens = new ArrayList<>();
+    try {
+      for (JsonNode row : json.readTree(data).path("tokens")) {
+        Set<Scope> scopes = EnumSet.noneOf(Scope.class);
+        for (JsonNode scope : row.path("scopes")) {
+          Scope.fromWire(scope.asText()).ifPresent(scopes::add);
+        }
+        String hash = row.path("hash").asText("");
+        if (hash.length() != 64 || scopes.isEmpty()) {
+          continue;
+        }
+        tokens.add(
+            new Token(
+                row.path("id").asText(""),
+                row.path("name").asText(""),
+                hash,
+                scopes,
+                row.path("session").asText(""),
+                row.path("created").asLong(0),
+                row.path("last_used").asLong(0)));
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      // parses() accepted it; a bad row is skipped, never fatal
+    }
+    return tokens;
+  }
+
+  private String newId() {
+    byte[] raw = new byte[4];
+    random.nextBytes(raw);
+    return "tk_" + HexFormat.of().formatHex(raw);
+  }
+
+  static String sha256(String secret) {
+    return HexFormat.of().formatHex(sha256Bytes(secret));
+  }
+
+  private static byte[] sha256Bytes(String secret) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+    }
+  }
+
+  private record FileStamp(long size, long modifiedNanos, Object fileKey) {
+    static final FileStamp NONE = new FileStamp(-1, -1, null);
+
+    static FileStamp of(Path path) {
+      try {
+        BasicFileAttributes attrs = Files.readAttributes(path, BasicFileAttributes.class);
+        return new FileStamp(
+            attrs.size(),
+            attrs.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS),
+            attrs.fileKey());
+      } catch (NoSuchFileException e) {
+        return NONE;
+      } catch (IOException e) {
+        return NONE;
+      }
+    }
+  }
+}
