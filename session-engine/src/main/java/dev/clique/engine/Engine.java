@@ -16,25 +16,39 @@ import java.net.InetAddress;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A running session engine: the sessions in tmux and the HTTP API in front of them. {@code clique
  * serve} runs one as a daemon; {@code clique mcp --embedded} runs one inside the MCP process.
  */
 public final class Engine implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Engine.class);
+  private static final long USAGE_FLUSH_SECONDS = 30;
   private final Server server;
   private final SessionService sessions;
   private final TokenStore tokens;
   private final String url;
+  private final ScheduledExecutorService housekeeping;
 
-  private Engine(Server server, SessionService sessions, TokenStore tokens, String url) {
+  private Engine(
+      Server server,
+      SessionService sessions,
+      TokenStore tokens,
+      String url,
+      ScheduledExecutorService housekeeping) {
     this.server = server;
     this.sessions = sessions;
     this.tokens = tokens;
     this.url = url;
+    this.housekeeping = housekeeping;
   }
 
   /** The project's version, as built. */
@@ -87,6 +101,7 @@ public final class Engine implements AutoCloseable {
         new SessionService(store, tmux, catalogue, tokens, clock, () -> url[0]);
     server.setHandler(
         new ApiHandler(sessions, tokens, HostGuard.fromEnvironment(env), clock, version()));
+    server.setErrorHandler(ApiHandler.errorHandler());
     try {
       server.start();
     } catch (Exception e) {
@@ -96,7 +111,25 @@ public final class Engine implements AutoCloseable {
     }
     url[0] = "http://" + hostForUrl(host) + ":" + connector.getLocalPort();
     sessions.start();
-    return new Engine(server, sessions, tokens, url[0]);
+    ScheduledExecutorService housekeeping =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "engine-housekeeping");
+              thread.setDaemon(true);
+              return thread;
+            });
+    housekeeping.scheduleWithFixedDelay(
+        () -> {
+          try {
+            tokens.flushUsage();
+          } catch (IOException | RuntimeException e) {
+            log.debug("token usage not written: {}", e.getMessage());
+          }
+        },
+        USAGE_FLUSH_SECONDS,
+        USAGE_FLUSH_SECONDS,
+        TimeUnit.SECONDS);
+    return new Engine(server, sessions, tokens, url[0], housekeeping);
   }
 
   /** The base URL clients use, such as {@code http://127.0.0.1:3200}. */
@@ -119,7 +152,13 @@ public final class Engine implements AutoCloseable {
 
   @Override
   public void close() {
+    housekeeping.shutdownNow();
     sessions.close();
+    try {
+      tokens.flushUsage();
+    } catch (IOException e) {
+      // last-used times are a convenience; losing the newest ones is harmless
+    }
     try {
       server.stop();
     } catch (Exception e) {

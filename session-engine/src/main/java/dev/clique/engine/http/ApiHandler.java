@@ -48,6 +48,9 @@ public final class ApiHandler extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
   private static final int MAX_BODY = 1 << 20;
   private static final String JSON = "application/json; charset=utf-8";
+  private static final Set<String> ATTENTION_STATES = Set.of("waiting", "error", "clear");
+  private static final java.util.regex.Pattern KEY_NAME =
+      java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9-]{0,15}");
 
   private final SessionService sessions;
   private final TokenStore tokens;
@@ -65,6 +68,11 @@ public final class ApiHandler extends Handler.Abstract {
     this.clock = clock;
     this.version = version;
     this.startedMillis = clock.millis();
+  }
+
+  /** What Jetty answers with for requests it refuses before they reach the API. */
+  public static Request.Handler errorHandler() {
+    return new PlainErrorHandler();
   }
 
   @Override
@@ -177,7 +185,14 @@ public final class ApiHandler extends Handler.Abstract {
         if (key == null && text == null) {
           throw ApiError.badRequest("send needs text or key");
         }
-        boolean enter = !body.has("enter") || body.get("enter").asBoolean(true);
+        if (key != null && !KEY_NAME.matcher(key).matches()) {
+          throw ApiError.badRequest("key must be one key name, such as Enter, Escape or C-c");
+        }
+        JsonNode enterNode = body.get("enter");
+        if (enterNode != null && !enterNode.isBoolean() && !enterNode.isNull()) {
+          throw ApiError.badRequest("enter must be true or false");
+        }
+        boolean enter = enterNode == null || enterNode.isNull() || enterNode.asBoolean();
         call(() -> sessions.send(id, text, enter, key));
         ok(response, callback, Map.of("ok", true));
       }
@@ -191,6 +206,16 @@ public final class ApiHandler extends Handler.Abstract {
         allow(method, "POST");
         require(token, Scope.WRITE);
         call(() -> sessions.restart(id));
+        ok(response, callback, Map.of("ok", true));
+      }
+      case "attention" -> {
+        allow(method, "POST");
+        requireAttention(token, id);
+        String state = text(body(request), "state");
+        if (state == null || !ATTENTION_STATES.contains(state)) {
+          throw ApiError.badRequest("state must be one of waiting, error, clear");
+        }
+        call(() -> sessions.attention(id, state));
         ok(response, callback, Map.of("ok", true));
       }
       default -> throw ApiError.notFound("not found");
@@ -311,6 +336,20 @@ public final class ApiHandler extends Handler.Abstract {
     return sessions.record(id).orElseThrow(() -> ApiError.notFound("no such session"));
   }
 
+  /** Scope {@code write}, or {@code attention} bound to this very session. */
+  private static void requireAttention(Token token, String id) throws ApiError {
+    if (token.allows(Scope.WRITE)) {
+      return;
+    }
+    if (token.allows(Scope.ATTENTION) && token.session().equals(id)) {
+      return;
+    }
+    if (token.allows(Scope.READ)) {
+      throw new ApiError(403, "this API token is read-only");
+    }
+    throw new ApiError(403, "forbidden");
+  }
+
   private static void require(Token token, Scope scope) throws ApiError {
     if (token.allows(scope)) {
       return;
@@ -356,6 +395,9 @@ public final class ApiHandler extends Handler.Abstract {
   }
 
   private JsonNode body(Request request) throws ApiError {
+    if (request.getLength() > MAX_BODY) {
+      throw new ApiError(413, "request body is larger than 1 MiB");
+    }
     byte[] data;
     try (InputStream in = Content.Source.asInputStream(request)) {
       data = in.readNBytes(MAX_BODY + 1);

@@ -48,6 +48,10 @@ public final class SessionService implements AutoCloseable {
   private final ScheduledExecutorService refresher;
   private volatile Map<String, PaneInfo> panes = Map.of();
   private final Set<PendingWait> waits = ConcurrentHashMap.newKeySet();
+  private final Map<String, Signal> signals = new ConcurrentHashMap<>();
+
+  /** An attention signal and when it was given (unix seconds). */
+  private record Signal(String state, double at) {}
 
   public SessionService(
       SessionStore store,
@@ -170,6 +174,20 @@ public final class SessionService implements AutoCloseable {
     } catch (TmuxException e) {
       throw new SessionException(SessionException.Kind.FAILED, e.getMessage(), e);
     }
+  }
+
+  /**
+   * Records what a session's own hooks report: {@code waiting} or {@code error} until the pane
+   * prints again, or {@code clear}.
+   */
+  public void attention(String id, String state) throws SessionException {
+    requireRecord(id);
+    if (state.equals("clear")) {
+      signals.remove(id);
+    } else {
+      signals.put(id, new Signal(state, clock.millis() / 1000.0));
+    }
+    wakeWaits();
   }
 
   /** Stops the tmux session and keeps the record. */
@@ -325,8 +343,17 @@ public final class SessionService implements AutoCloseable {
     boolean alive = pane != null && !pane.dead();
     long now = clock.millis() / 1000;
     boolean busy = alive && now - pane.activity() <= BUSY_SECONDS;
+    Signal signal = signals.get(record.id());
+    // A signal holds until the pane prints again.
+    boolean signalled = alive && !busy && signal != null && pane.activity() <= signal.at();
     SessionState state =
-        !alive ? SessionState.STOPPED : busy ? SessionState.WORKING : SessionState.IDLE;
+        !alive
+            ? SessionState.STOPPED
+            : busy
+                ? SessionState.WORKING
+                : signalled
+                    ? SessionState.fromWire(signal.state()).orElse(SessionState.IDLE)
+                    : SessionState.IDLE;
     return new SessionView(
         record.id(),
         record.name(),
@@ -344,7 +371,7 @@ public final class SessionService implements AutoCloseable {
         pane == null ? 0 : pane.cols(),
         pane == null ? 0 : pane.rows(),
         busy,
-        "",
+        signalled ? signal.state() : "",
         "",
         state.wireName(),
         0,

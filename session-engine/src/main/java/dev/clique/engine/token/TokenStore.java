@@ -6,11 +6,16 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.home.AtomicFile;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -35,6 +40,8 @@ public final class TokenStore {
   private static final int SECRET_BYTES = 32; // 43 base64url characters
   private static final int MAX_NAME = 60;
   private static final long RECHECK_MILLIS = 250;
+  // FileLock is per process: threads of one process (two stores in tests) also take this.
+  private static final Object PROCESS_LOCK = new Object();
 
   private final Path file;
   private final Clock clock;
@@ -44,6 +51,7 @@ public final class TokenStore {
   private Map<String, Token> byHash = new LinkedHashMap<>();
   private FileStamp loadedStamp = FileStamp.NONE;
   private long lastCheckMillis = Long.MIN_VALUE;
+  private boolean usageDirty;
 
   private TokenStore(Path file, Clock clock) {
     this.file = file;
@@ -75,7 +83,6 @@ public final class TokenStore {
     if (scopes.isEmpty()) {
       throw new IllegalArgumentException("a token needs at least one scope");
     }
-    reloadIfChanged(true);
     byte[] raw = new byte[SECRET_BYTES];
     random.nextBytes(raw);
     String secret = PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(raw);
@@ -88,9 +95,11 @@ public final class TokenStore {
             session,
             clock.instant().getEpochSecond(),
             0);
-    Map<String, Token> next = new LinkedHashMap<>(byHash);
-    next.put(token.hash(), token);
-    persist(next);
+    update(
+        tokens -> {
+          tokens.put(token.hash(), token);
+          return true;
+        });
     return new MintedToken(token, secret);
   }
 
@@ -113,6 +122,7 @@ public final class TokenStore {
     }
     Token used = found.usedAt(clock.instant().getEpochSecond());
     byHash.put(used.hash(), used);
+    usageDirty = true;
     return Optional.of(used);
   }
 
@@ -124,58 +134,116 @@ public final class TokenStore {
 
   /** Revokes the token with this id; false when there is none. */
   public synchronized boolean revoke(String id) throws IOException {
-    reloadIfChanged(true);
-    Map<String, Token> next = new LinkedHashMap<>(byHash);
-    boolean removed = next.values().removeIf(t -> t.id().equals(id));
-    if (removed) {
-      persist(next);
-    }
-    return removed;
+    return update(tokens -> tokens.values().removeIf(t -> t.id().equals(id)));
   }
 
   /** Revokes every token bound to a session; returns how many. */
   public synchronized int revokeSession(String session) throws IOException {
-    reloadIfChanged(true);
-    Map<String, Token> next = new LinkedHashMap<>(byHash);
-    List<Token> gone = new ArrayList<>();
-    next.values()
-        .removeIf(
-            t -> {
-              boolean match = t.isBound() && t.session().equals(session);
-              if (match) {
-                gone.add(t);
-              }
-              return match;
-            });
-    if (!gone.isEmpty()) {
-      persist(next);
+    int[] count = new int[1];
+    update(
+        tokens -> {
+          int before = tokens.size();
+          tokens.values().removeIf(t -> t.isBound() && t.session().equals(session));
+          count[0] = before - tokens.size();
+          return count[0] > 0;
+        });
+    return count[0];
+  }
+
+  /**
+   * Writes when each token was last used, for {@code clique token list}. The engine calls this now
+   * and then rather than writing the file on every request.
+   */
+  public synchronized void flushUsage() throws IOException {
+    if (!usageDirty || file == null) {
+      return;
     }
-    return gone.size();
+    Map<String, Long> used = new LinkedHashMap<>();
+    byHash.values().forEach(t -> used.put(t.hash(), t.lastUsed()));
+    usageDirty = false;
+    update(
+        tokens -> {
+          boolean changed = false;
+          for (Map.Entry<String, Token> entry : tokens.entrySet()) {
+            long last = used.getOrDefault(entry.getKey(), 0L);
+            if (last > entry.getValue().lastUsed()) {
+              entry.setValue(entry.getValue().usedAt(last));
+              changed = true;
+            }
+          }
+          return changed;
+        });
+  }
+
+  /**
+   * Applies a change to the freshest tokens on disk and writes them back, holding a lock file so
+   * that {@code clique token} and a running engine never lose each other's changes.
+   */
+  private boolean update(Change change) throws IOException {
+    if (file == null) {
+      Map<String, Token> next = new LinkedHashMap<>(byHash);
+      boolean changed = change.apply(next);
+      byHash = next;
+      return changed;
+    }
+    Path dir = file.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path lockFile = dir.resolve("." + file.getFileName() + ".lock");
+    synchronized (PROCESS_LOCK) {
+      try (FileChannel channel = openLock(lockFile)) {
+        FileLock lock = channel.lock();
+        try {
+          reloadIfChanged(true);
+          Map<String, Token> next = new LinkedHashMap<>(byHash);
+          if (!change.apply(next)) {
+            return false;
+          }
+          persist(next);
+          return true;
+        } finally {
+          lock.release();
+        }
+      }
+    }
+  }
+
+  private static FileChannel openLock(Path lockFile) throws IOException {
+    try {
+      return FileChannel.open(
+          lockFile,
+          Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    } catch (FileAlreadyExistsException e) {
+      return FileChannel.open(lockFile, StandardOpenOption.WRITE);
+    }
+  }
+
+  /** A change to the token map; true when it changed something. */
+  @FunctionalInterface
+  private interface Change {
+    boolean apply(Map<String, Token> tokens);
   }
 
   private void persist(Map<String, Token> next) throws IOException {
-    if (file != null) {
-      ObjectNode root = json.createObjectNode();
-      ArrayNode list = root.putArray("tokens");
-      for (Token token : next.values()) {
-        ObjectNode row = list.addObject();
-        row.put("id", token.id());
-        row.put("name", token.name());
-        row.put("hash", token.hash());
-        ArrayNode scopes = row.putArray("scopes");
-        for (Scope scope : Scope.values()) {
-          if (token.allows(scope)) {
-            scopes.add(scope.wireName());
-          }
+    ObjectNode root = json.createObjectNode();
+    ArrayNode list = root.putArray("tokens");
+    for (Token token : next.values()) {
+      ObjectNode row = list.addObject();
+      row.put("id", token.id());
+      row.put("name", token.name());
+      row.put("hash", token.hash());
+      ArrayNode scopes = row.putArray("scopes");
+      for (Scope scope : Scope.values()) {
+        if (token.allows(scope)) {
+          scopes.add(scope.wireName());
         }
-        row.put("session", token.session());
-        row.put("created", token.created());
-        row.put("last_used", token.lastUsed());
       }
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      AtomicFile.write(file, json.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
-      loadedStamp = FileStamp.of(file);
+      row.put("session", token.session());
+      row.put("created", token.created());
+      row.put("last_used", token.lastUsed());
     }
+    AtomicFile.write(file, json.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+    loadedStamp = FileStamp.of(file);
     byHash = next;
   }
 

@@ -1,0 +1,103 @@
+package dev.clique.engine.testing;
+
+import dev.clique.engine.Engine;
+import dev.clique.engine.token.Scope;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A real engine for a test: a throwaway home and tmux socket, an ephemeral loopback port, and HTTP
+ * helpers. Closing it stops the engine and kills only its own tmux server.
+ */
+public final class TestEngine implements AutoCloseable {
+  public final Engine engine;
+  public final Path home;
+  public final String socket;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private TestEngine(Engine engine, Path home, String socket) {
+    this.engine = engine;
+    this.home = home;
+    this.socket = socket;
+  }
+
+  public static Map<String, String> env(Path home, String socket) {
+    Map<String, String> env = new HashMap<>();
+    env.put("CLIQUE_HOME", home.toString());
+    env.put("CLIQUE_TMUX_SOCKET", socket);
+    env.put("PATH", System.getenv("PATH"));
+    env.put("HOME", System.getProperty("user.home"));
+    return env;
+  }
+
+  public static TestEngine start(Path home) throws IOException {
+    String socket = "clique-test-" + UUID.randomUUID();
+    return new TestEngine(Engine.start(env(home, socket), "127.0.0.1", 0, true), home, socket);
+  }
+
+  public String url() {
+    return engine.url();
+  }
+
+  public String mint(Set<Scope> scopes, String session) throws IOException {
+    return engine.tokens().create("test", scopes, session).secret();
+  }
+
+  public HttpResponse<String> send(String method, String path, String token, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url() + path))
+            .timeout(Duration.ofSeconds(10))
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+    }
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** A request written by hand, for what java.net.http will not send (odd Host headers). */
+  public RawResponse raw(String requestHead) throws IOException {
+    URI uri = URI.create(url());
+    try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(requestHead.getBytes(StandardCharsets.ISO_8859_1));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      String response = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      int status = Integer.parseInt(response.substring(9, 12));
+      int split = response.indexOf("\r\n\r\n");
+      return new RawResponse(status, split < 0 ? "" : response.substring(split + 4));
+    }
+  }
+
+  /** Status and body of a hand-written request. */
+  public record RawResponse(int status, String body) {}
+
+  @Override
+  public void close() {
+    engine.close();
+    engine.sessions().tmux().killServer();
+  }
+}
