@@ -19,6 +19,11 @@ public record Cli(String id, String label, boolean installed, boolean transcript
   /**
    * Checks that no component is {@code null} and keeps a private copy of {@code json}.
    *
+   * @param id the catalogue id, e.g. {@code claude}
+   * @param label the display name, e.g. {@code Claude Code}
+   * @param installed whether the CLI is installed on the engine's machine
+   * @param transcript whether the engine can read this CLI's conversations
+   * @param json the entry exactly as the engine sent it
    * @throws NullPointerException if a component is {@code null}
    */
   public Cli {

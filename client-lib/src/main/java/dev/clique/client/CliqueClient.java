@@ -34,14 +34,14 @@ import okhttp3.OkHttpClient;
  * {@link CompletableFuture#cancel(boolean) cancel} on that future aborts the HTTP call. Futures
  * derived from it ({@code thenApply}, ...) do not pass a cancel back.
  *
- * <p>{@link #toString()} never shows the token.
+ * <p>A client's {@code toString()} never shows the token.
  */
 public interface CliqueClient {
 
   /**
    * Starts building a client.
    *
-   * @return a new builder, with the default URL {@value Builder#DEFAULT_URL}
+   * @return a new builder, with the default URL {@value CliqueClient.Builder#DEFAULT_URL}
    */
   static Builder builder() {
     return new Builder();

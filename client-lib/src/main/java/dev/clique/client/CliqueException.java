@@ -54,8 +54,13 @@ public class CliqueException extends IOException {
     HTTP_ERROR
   }
 
+  /** What went wrong. */
   private final Kind kind;
+
+  /** The HTTP status, {@code -1} when there was no HTTP answer. */
   private final int status;
+
+  /** The engine's {@code "error"} text, {@code null} when it sent none. */
   private final String engineError;
 
   /**

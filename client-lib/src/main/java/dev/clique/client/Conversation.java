@@ -27,6 +27,10 @@ public record Conversation(String cli, String name, List<Turn> turns, JsonNode j
   /**
    * Copies {@code turns} and {@code json}.
    *
+   * @param cli the catalogue id of the session's CLI
+   * @param name the session's name
+   * @param turns the turns, oldest first
+   * @param json the answer exactly as the engine sent it
    * @throws NullPointerException if a component or a turn is {@code null}
    */
   public Conversation {

@@ -25,6 +25,10 @@ public record EngineState(String version, List<Session> sessions, List<Cli> clis
   /**
    * Copies the lists and {@code json}.
    *
+   * @param version the engine's version ({@code ""} when it sent none)
+   * @param sessions the sessions, in the engine's order
+   * @param clis the CLI catalogue
+   * @param json the answer exactly as the engine sent it
    * @throws NullPointerException if a component or an element is {@code null}
    */
   public EngineState {

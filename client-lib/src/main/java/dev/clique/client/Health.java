@@ -40,6 +40,14 @@ public record Health(
   /**
    * Checks that no component is {@code null} and keeps a private copy of {@code json}.
    *
+   * @param ok whether the engine says it is well
+   * @param version the engine's version
+   * @param uptime how long the engine has been running
+   * @param tmux whether tmux is available to the engine
+   * @param sessions how many sessions the engine has
+   * @param alive how many of them have a tmux session
+   * @param attached how many of them have a terminal attached
+   * @param json the answer exactly as the engine sent it
    * @throws NullPointerException if a component is {@code null}
    */
   public Health {

@@ -28,6 +28,11 @@ public record Pane(List<String> lines, boolean alive, Instant activity, JsonNode
   /**
    * Copies {@code lines} and {@code json}.
    *
+   * @param lines the last lines, oldest first
+   * @param alive whether a tmux session exists for it
+   * @param activity when the pane last printed something ({@link Instant#EPOCH} when never or
+   *     stopped)
+   * @param json the answer exactly as the engine sent it
    * @throws NullPointerException if a component or a line is {@code null}
    */
   public Pane {

@@ -70,6 +70,30 @@ public record Session(
   /**
    * Checks that no component is {@code null} and keeps a private copy of {@code json}.
    *
+   * @param id the session id (a uuid)
+   * @param name the name given to the session
+   * @param cli the catalogue id of its CLI: {@code claude}, {@code codex}, {@code gemini}, {@code
+   *     shell}, ...
+   * @param cliLabel the CLI's display name, e.g. {@code Claude Code}
+   * @param cwd the working directory
+   * @param project the last path element of {@code cwd}
+   * @param folder the folder the session is filed under, if any
+   * @param mode the CLI's permission mode, for CLIs that have modes
+   * @param created when the session was made
+   * @param alive whether a tmux session exists for it
+   * @param attached whether a terminal client is attached to it
+   * @param command the pane's foreground command, when known
+   * @param activity when the pane last printed something
+   * @param cols the pane's width in columns
+   * @param rows the pane's height in rows
+   * @param busy whether it is producing output now
+   * @param signal {@code ""}, {@code "waiting"} or {@code "error"}: an attention signal
+   * @param saying for a waiting or erring session, the line it is stuck on (up to 200 characters)
+   * @param state the state the engine decided on
+   * @param rss the resident memory of the pane's process tree, in bytes
+   * @param branch the git branch of {@code cwd}, {@code ""} when none
+   * @param dirty the number of changed paths in {@code cwd}'s git work tree
+   * @param json the row exactly as the engine sent it, unknown keys included
    * @throws NullPointerException if a component is {@code null}
    */
   public Session {

@@ -20,6 +20,8 @@ public record Turn(String role, String text) {
   /**
    * Checks that no component is {@code null}.
    *
+   * @param role {@code "user"} or {@code "assistant"}
+   * @param text what was said
    * @throws NullPointerException if a component is {@code null}
    */
   public Turn {

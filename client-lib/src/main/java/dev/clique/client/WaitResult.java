@@ -29,6 +29,13 @@ public record WaitResult(
   /**
    * Checks that no component is {@code null} and keeps a private copy of {@code json}.
    *
+   * @param id the session id
+   * @param state the session's state when the wait ended; {@link SessionState#GONE} when it was
+   *     removed meanwhile
+   * @param matched {@code true} when {@code state} is one of those waited for, {@code false} on
+   *     time-out or when the session is gone
+   * @param waited how long the engine waited (0.1 s resolution)
+   * @param json the answer exactly as the engine sent it
    * @throws NullPointerException if a component is {@code null}
    */
   public WaitResult {
