@@ -3,7 +3,9 @@ package dev.clique.client;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static dev.clique.client.Fixtures.CLAUDE_ID;
@@ -12,6 +14,7 @@ import static dev.clique.client.Fixtures.assertNoToken;
 import static dev.clique.client.Fixtures.clientOf;
 import static dev.clique.client.Fixtures.contract;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
@@ -282,6 +285,30 @@ class CliqueClientErrorsTest {
 
     assertThat(e.getMessage()).isEqualTo("clique API returned 500: token mxp_… is broken");
     assertThat(e.engineError()).contains("token mxp_… is broken");
+  }
+
+  @Test
+  void aBodyQuotingTheTokenNeverCarriesItIntoTheMessageOrACause() {
+    answer(200, "application/json", TOKEN + " is not JSON");
+
+    CliqueException e = failure(client::sessions);
+
+    assertThat(e.kind()).isEqualTo(Kind.BAD_RESPONSE);
+    assertThat(e.getMessage()).contains("mxp_… is not JSON");
+    assertThat(e.getCause()).isNull();
+  }
+
+  @Test
+  void anAbsurdlyLongWaitIsSentAsAskedAndDoesNotOverflow() {
+    engine.stubFor(
+        get(urlPathEqualTo("/api/sessions/" + CLAUDE_ID + "/wait"))
+            .willReturn(okJson(contract("wait-matched.json"))));
+
+    assertThatCode(() -> client.waitFor(CLAUDE_ID, Duration.ofSeconds(Long.MAX_VALUE)))
+        .doesNotThrowAnyException();
+    engine.verify(
+        getRequestedFor(urlPathEqualTo("/api/sessions/" + CLAUDE_ID + "/wait"))
+            .withQueryParam("timeout", equalTo(Long.toString(Long.MAX_VALUE))));
   }
 
   @Test

@@ -86,9 +86,9 @@ final class Failures {
         null);
   }
 
-  CliqueException unexpected(int code, String detail, Throwable cause) {
+  CliqueException unexpected(int code, String detail) {
     return make(
-        Kind.BAD_RESPONSE, API_RETURNED + "an unexpected response: " + detail, code, null, cause);
+        Kind.BAD_RESPONSE, API_RETURNED + "an unexpected response: " + detail, code, null, null);
   }
 
   /** The start of a body, on one line, for a message. */

@@ -124,8 +124,16 @@ final class GetOnlyHttp {
             .get()
             .build();
     Call call = client.newCall(request);
-    call.timeout().timeout(limit.toNanos(), TimeUnit.NANOSECONDS);
+    call.timeout().timeout(saturatedNanos(limit), TimeUnit.NANOSECONDS);
     return call;
+  }
+
+  private static long saturatedNanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
   }
 
   private <T> T read(Response response, AnswerParser<T> parser) throws IOException {
@@ -138,19 +146,21 @@ final class GetOnlyHttp {
       throw failures.status(code, engineError(body), body, response.message());
     }
     byte[] body = response.body().bytes();
+    // No cause is attached below: a parser's message quotes the body, which is the engine's
+    // text and could hold anything; the detail says what is wrong, and it is scrubbed.
     JsonNode json;
     try {
       json = JSON.readTree(body);
     } catch (JsonProcessingException e) {
-      throw failures.unexpected(code, notJson(response, body), e);
+      throw failures.unexpected(code, notJson(response, body));
     }
     if (json == null || json.isMissingNode()) {
-      throw failures.unexpected(code, "the body is empty", null);
+      throw failures.unexpected(code, "the body is empty");
     }
     try {
       return parser.parse(json);
     } catch (MalformedAnswer e) {
-      throw failures.unexpected(code, e.getMessage(), e);
+      throw failures.unexpected(code, e.getMessage());
     }
   }
 

@@ -298,7 +298,12 @@ public final class HttpCliqueClient implements CliqueClient {
 
   /** The socket outlives the engine's own answer by the margin. */
   private Duration waitLimit(Duration timeout) {
-    return (timeout == null ? ENGINE_DEFAULT_WAIT : timeout).plus(waitMargin);
+    Duration engineWaits = timeout == null ? ENGINE_DEFAULT_WAIT : timeout;
+    try {
+      return engineWaits.plus(waitMargin);
+    } catch (ArithmeticException tooLong) {
+      return engineWaits;
+    }
   }
 
   /** Ids go into the path: {@code .} and {@code ..} would climb out of {@code /api/sessions}. */
