@@ -1,0 +1,359 @@
+package dev.clique.client;
+
+import dev.clique.client.internal.HttpCliqueClient;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import okhttp3.OkHttpClient;
+
+/**
+ * A read-only client of a clique engine's HTTP API: it can see every session and cannot type into
+ * any of them, because the only request it can make is a {@code GET}.
+ *
+ * <pre>{@code
+ * CliqueClient client = CliqueClient.builder()
+ *     .baseUrl("http://127.0.0.1:3200")
+ *     .token(System.getenv("CLIQUE_TOKEN"))
+ *     .build();
+ * for (Session s : client.sessions()) {
+ *   System.out.println(s.name() + ": " + s.state());
+ * }
+ * WaitResult w = client.waitFor(id, Duration.ofSeconds(60), SessionState.IDLE, SessionState.WAITING);
+ * }</pre>
+ *
+ * <p>Every call sends {@code Authorization: Bearer <token>} and {@code Accept: application/json},
+ * follows no redirect (a 3xx is an error, and the token is never sent to the new location) and uses
+ * no proxy. Ordinary reads time out after 30 s; a wait after its own time-out plus 15 s, so the
+ * connection outlives the engine's answer. Connections are pooled and kept alive.
+ *
+ * <p>A client is immutable and thread-safe: build one and share it. Each method has an asynchronous
+ * twin whose future completes on an HTTP thread, exceptionally with a {@link CliqueException};
+ * {@link CompletableFuture#cancel(boolean) cancel} on that future aborts the HTTP call. Futures
+ * derived from it ({@code thenApply}, ...) do not pass a cancel back.
+ *
+ * <p>A client's {@code toString()} never shows the token.
+ */
+public interface CliqueClient {
+
+  /**
+   * Starts building a client.
+   *
+   * @return a new builder, with the default URL {@value CliqueClient.Builder#DEFAULT_URL}
+   */
+  static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The engine this client talks to, e.g. {@code http://127.0.0.1:3200}.
+   *
+   * @return the base URL, without a trailing slash
+   */
+  String baseUrl();
+
+  /**
+   * Everything {@code GET /api/state} answers: version, sessions and CLI catalogue.
+   *
+   * @return the engine's state
+   * @throws CliqueException if the call fails
+   */
+  EngineState state() throws CliqueException;
+
+  /**
+   * Every session of the engine ({@code GET /api/state}).
+   *
+   * @return the sessions, in the engine's order
+   * @throws CliqueException if the call fails
+   */
+  List<Session> sessions() throws CliqueException;
+
+  /**
+   * One session: {@code GET /api/state}, then the row with that id.
+   *
+   * @param id a session id
+   * @return that session, or empty when the engine has none with that id
+   * @throws CliqueException if the call fails
+   */
+  Optional<Session> session(String id) throws CliqueException;
+
+  /**
+   * The last lines of a session's pane, as many as the engine gives by default ({@code GET
+   * /api/sessions/{id}/peek}).
+   *
+   * @param id a session id
+   * @return the pane's last lines
+   * @throws CliqueException if the call fails; {@link CliqueException.Kind#NOT_FOUND} for an
+   *     unknown id
+   * @throws IllegalArgumentException if {@code id} is blank, {@code "."} or {@code ".."}
+   */
+  Pane peek(String id) throws CliqueException;
+
+  /**
+   * The last {@code lines} lines of a session's pane ({@code GET /api/sessions/{id}/peek?lines=N}).
+   * The engine clamps {@code lines} to what it allows (ours to 200, a CLIque panel to 40).
+   *
+   * @param id a session id
+   * @param lines how many lines, at least 1
+   * @return the pane's last lines
+   * @throws CliqueException if the call fails; {@link CliqueException.Kind#NOT_FOUND} for an
+   *     unknown id
+   * @throws IllegalArgumentException if {@code lines < 1} or {@code id} is not a usable id
+   */
+  Pane peek(String id, int lines) throws CliqueException;
+
+  /**
+   * Blocks until the session is in one of {@code states} or {@code timeout} passes ({@code GET
+   * /api/sessions/{id}/wait?for=S1,S2&timeout=T}).
+   *
+   * <p>The engine caps the time-out (ours and CLIque's at 300 s). This call gives up {@link
+   * Builder#waitMargin(Duration) 15 s} after {@code timeout} (after 75 s when it is omitted).
+   *
+   * @param id a session id
+   * @param timeout how long the engine may wait; {@code null} leaves it to the engine (60 s)
+   * @param states the states to wait for; none means the engine's default, {@code idle}
+   * @return the state when the wait ended and whether it matched
+   * @throws CliqueException if the call fails; {@link CliqueException.Kind#NOT_FOUND} for an
+   *     unknown id
+   * @throws IllegalArgumentException if {@code timeout} is negative, a state is {@link
+   *     SessionState#GONE} or {@link SessionState#UNKNOWN} (nothing to wait for), or {@code id} is
+   *     not a usable id
+   */
+  WaitResult waitFor(String id, Duration timeout, SessionState... states) throws CliqueException;
+
+  /**
+   * What was said in a session, from the CLI's own transcript ({@code GET
+   * /api/sessions/{id}/transcript}).
+   *
+   * @param id a session id
+   * @return the conversation; no turns for a CLI without a readable transcript
+   * @throws CliqueException if the call fails; {@link CliqueException.Kind#NOT_FOUND} for an
+   *     unknown id
+   */
+  Conversation conversation(String id) throws CliqueException;
+
+  /**
+   * The engine's health ({@code GET /healthz}); the details come only when the token is known.
+   *
+   * @return the engine's health
+   * @throws CliqueException if the call fails
+   */
+  Health health() throws CliqueException;
+
+  /**
+   * The asynchronous twin of {@link #state()}.
+   *
+   * @return a future of the engine's state; cancelling it aborts the call
+   */
+  CompletableFuture<EngineState> stateAsync();
+
+  /**
+   * The asynchronous twin of {@link #sessions()}.
+   *
+   * @return a future of the sessions; cancelling it aborts the call
+   */
+  CompletableFuture<List<Session>> sessionsAsync();
+
+  /**
+   * The asynchronous twin of {@link #session(String)}.
+   *
+   * @param id a session id
+   * @return a future of that session or empty; cancelling it aborts the call
+   */
+  CompletableFuture<Optional<Session>> sessionAsync(String id);
+
+  /**
+   * The asynchronous twin of {@link #peek(String)}.
+   *
+   * @param id a session id
+   * @return a future of the pane; cancelling it aborts the call
+   * @throws IllegalArgumentException as {@link #peek(String)} does, at once
+   */
+  CompletableFuture<Pane> peekAsync(String id);
+
+  /**
+   * The asynchronous twin of {@link #peek(String, int)}.
+   *
+   * @param id a session id
+   * @param lines how many lines, at least 1
+   * @return a future of the pane; cancelling it aborts the call
+   * @throws IllegalArgumentException as {@link #peek(String, int)} does, at once
+   */
+  CompletableFuture<Pane> peekAsync(String id, int lines);
+
+  /**
+   * The asynchronous twin of {@link #waitFor(String, Duration, SessionState...)}.
+   *
+   * @param id a session id
+   * @param timeout how long the engine may wait; {@code null} leaves it to the engine
+   * @param states the states to wait for; none means {@code idle}
+   * @return a future of the wait's answer; cancelling it aborts the pending wait
+   * @throws IllegalArgumentException as {@link #waitFor(String, Duration, SessionState...)} does,
+   *     at once
+   */
+  CompletableFuture<WaitResult> waitForAsync(String id, Duration timeout, SessionState... states);
+
+  /**
+   * The asynchronous twin of {@link #conversation(String)}.
+   *
+   * @param id a session id
+   * @return a future of the conversation; cancelling it aborts the call
+   * @throws IllegalArgumentException as {@link #conversation(String)} does, at once
+   */
+  CompletableFuture<Conversation> conversationAsync(String id);
+
+  /**
+   * The asynchronous twin of {@link #health()}.
+   *
+   * @return a future of the engine's health; cancelling it aborts the call
+   */
+  CompletableFuture<Health> healthAsync();
+
+  /**
+   * Builds a {@link CliqueClient}. Not thread-safe; {@link #toString()} never shows the token.
+   *
+   * <pre>{@code
+   * CliqueClient client = CliqueClient.builder()
+   *     .baseUrl(URI.create("https://clique.example.org/panel/"))
+   *     .token(token)
+   *     .okHttpClient(shared)          // optional: share its connection pool and threads
+   *     .timeout(Duration.ofSeconds(10))
+   *     .build();
+   * }</pre>
+   */
+  final class Builder {
+    /** The URL used when none is given: a local engine on its default port. */
+    public static final String DEFAULT_URL = "http://127.0.0.1:3200";
+
+    private String baseUrl = DEFAULT_URL;
+    private String token;
+    private OkHttpClient okHttpClient;
+    private Duration timeout = Duration.ofSeconds(30);
+    private Duration waitMargin = Duration.ofSeconds(15);
+
+    private Builder() {}
+
+    /**
+     * The engine's base URL: {@code http://} or {@code https://}, optionally with a path prefix and
+     * a trailing slash, e.g. {@code https://box.example.org/clique/}.
+     *
+     * @param baseUrl the URL
+     * @return this builder
+     * @throws IllegalArgumentException if it is not an http or https URL, or carries a user name or
+     *     password
+     */
+    public Builder baseUrl(String baseUrl) {
+      Objects.requireNonNull(baseUrl, "baseUrl");
+      HttpCliqueClient.checkBaseUrl(baseUrl, token);
+      this.baseUrl = baseUrl;
+      return this;
+    }
+
+    /**
+     * The engine's base URL, as {@link #baseUrl(String)}.
+     *
+     * @param baseUrl the URL
+     * @return this builder
+     * @throws IllegalArgumentException if it is not an http or https URL
+     */
+    public Builder baseUrl(URI baseUrl) {
+      return baseUrl(Objects.requireNonNull(baseUrl, "baseUrl").toString());
+    }
+
+    /**
+     * The bearer token ({@code mxp_...}); a read-only one is enough for everything this client
+     * does.
+     *
+     * @param token the token, e.g. {@code System.getenv("CLIQUE_TOKEN")}
+     * @return this builder
+     * @throws IllegalArgumentException if it is {@code null}, blank or has characters a header
+     *     cannot carry; the message says how to make a token
+     */
+    public Builder token(String token) {
+      this.token = HttpCliqueClient.checkToken(token);
+      return this;
+    }
+
+    /**
+     * An {@link OkHttpClient} to derive from, so the client shares its connection pool and
+     * dispatcher threads. The derived client still follows no redirect, uses no proxy and sets its
+     * own time-outs per call. Its dispatcher's limits ({@code maxRequestsPerHost}, 5 by default)
+     * bound how many asynchronous calls run at once; raise them for many concurrent waits. Without
+     * one, the client makes its own, without such a limit.
+     *
+     * @param okHttpClient the client to derive from
+     * @return this builder
+     */
+    public Builder okHttpClient(OkHttpClient okHttpClient) {
+      this.okHttpClient = Objects.requireNonNull(okHttpClient, "okHttpClient");
+      return this;
+    }
+
+    /**
+     * How long an ordinary read may take, from connecting to the last byte; 30 s by default.
+     *
+     * @param timeout a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if it is zero or negative
+     */
+    public Builder timeout(Duration timeout) {
+      this.timeout = positive(timeout, "timeout");
+      return this;
+    }
+
+    /**
+     * How much longer than its own time-out a wait may take before the client gives up; 15 s by
+     * default. A wait without a time-out is given the engine's default, 60 s, plus this.
+     *
+     * @param waitMargin a positive duration
+     * @return this builder
+     * @throws IllegalArgumentException if it is zero or negative
+     */
+    public Builder waitMargin(Duration waitMargin) {
+      this.waitMargin = positive(waitMargin, "waitMargin");
+      return this;
+    }
+
+    /**
+     * Builds the client. Cheap: nothing is contacted until the first call.
+     *
+     * @return a new client
+     * @throws IllegalArgumentException if no token was given, or the URL is not an http or https
+     *     URL
+     */
+    public CliqueClient build() {
+      if (token == null) {
+        throw new IllegalArgumentException(HttpCliqueClient.TOKEN_REQUIRED);
+      }
+      return new HttpCliqueClient(baseUrl, token, okHttpClient, timeout, waitMargin);
+    }
+
+    /**
+     * Describes the builder without its token.
+     *
+     * @return e.g. {@code CliqueClient.Builder{baseUrl=http://127.0.0.1:3200, token=mxp_…}}
+     */
+    @Override
+    public String toString() {
+      return "CliqueClient.Builder{baseUrl="
+          + HttpCliqueClient.displayUrl(baseUrl, token)
+          + ", token="
+          + (token == null ? "none" : "mxp_…")
+          + ", timeout="
+          + timeout
+          + ", waitMargin="
+          + waitMargin
+          + "}";
+    }
+
+    private static Duration positive(Duration value, String name) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, got " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+package dev.clique.client.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.client.Cli;
+import dev.clique.client.Conversation;
+import dev.clique.client.EngineState;
+import dev.clique.client.Health;
+import dev.clique.client.Pane;
+import dev.clique.client.Session;
+import dev.clique.client.SessionState;
+import dev.clique.client.Turn;
+import dev.clique.client.WaitResult;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The engine's answers, one reader per route, as HTTP-API.md describes them. */
+final class Answers {
+  private static final String ANSWER = "the answer";
+
+  private Answers() {}
+
+  /** {@code GET /api/state}. */
+  static EngineState state(JsonNode answer) throws MalformedAnswer {
+    JsonFields fields = JsonFields.of(answer, ANSWER);
+    List<Session> sessions = new ArrayList<>();
+    for (JsonNode row : fields.requiredArray("sessions")) {
+      sessions.add(session(row));
+    }
+    List<Cli> clis = new ArrayList<>();
+    for (JsonNode entry : fields.array("clis")) {
+      clis.add(cli(entry));
+    }
+    return new EngineState(fields.string("version"), sessions, clis, answer);
+  }
+
+  static Session session(JsonNode row) throws MalformedAnswer {
+    String id = JsonFields.of(row, "a session").requiredString("id");
+    if (id.isBlank()) {
+      throw new MalformedAnswer("a session has a blank \"id\"");
+    }
+    JsonFields f = JsonFields.of(row, "session " + id);
+    return new Session(
+        id,
+        f.string("name"),
+        f.string("cli"),
+        f.string("cli_label"),
+        f.string("cwd"),
+        f.string("project"),
+        f.optionalString("folder"),
+        f.optionalString("mode"),
+        f.instant("created"),
+        f.bool("alive"),
+        f.bool("attached"),
+        f.optionalString("command"),
+        f.instant("activity"),
+        f.integer("cols"),
+        f.integer("rows"),
+        f.bool("busy"),
+        f.string("signal"),
+        f.string("saying"),
+        SessionState.fromWire(f.optionalString("state").orElse(null)),
+        f.longInteger("rss"),
+        f.string("branch"),
+        f.integer("dirty"),
+        row);
+  }
+
+  static Cli cli(JsonNode entry) throws MalformedAnswer {
+    String id = JsonFields.of(entry, "a clis entry").requiredString("id");
+    JsonFields f = JsonFields.of(entry, "clis entry " + id);
+    return new Cli(id, f.string("label"), f.bool("installed"), f.bool("transcript"), entry);
+  }
+
+  /** {@code GET /api/sessions/{id}/peek}. */
+  static Pane pane(JsonNode answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer, ANSWER);
+    List<String> lines = new ArrayList<>();
+    for (JsonNode line : f.requiredArray("lines")) {
+      if (!line.isTextual()) {
+        throw new MalformedAnswer("\"lines\" holds something that is not a string");
+      }
+      lines.add(line.textValue());
+    }
+    return new Pane(lines, f.bool("alive"), f.instant("activity"), answer);
+  }
+
+  /** {@code GET /api/sessions/{id}/wait}; {@code id} stands in when the answer has none. */
+  static WaitResult waitResult(JsonNode answer, String id) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer, ANSWER);
+    return new WaitResult(
+        f.optionalString("id").orElse(id),
+        SessionState.fromWire(f.requiredString("state")),
+        f.requiredBool("matched"),
+        f.optionalDuration("waited").orElse(Duration.ZERO),
+        answer);
+  }
+
+  /** {@code GET /api/sessions/{id}/transcript}. */
+  static Conversation conversation(JsonNode answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer, ANSWER);
+    List<Turn> turns = new ArrayList<>();
+    for (JsonNode turn : f.requiredArray("turns")) {
+      JsonFields t = JsonFields.of(turn, "a turn");
+      turns.add(new Turn(t.requiredString("role"), t.requiredString("text")));
+    }
+    return new Conversation(f.string("cli"), f.string("name"), turns, answer);
+  }
+
+  /** {@code GET /healthz}. */
+  static Health health(JsonNode answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer, ANSWER);
+    return new Health(
+        f.requiredBool("ok"),
+        f.optionalString("version"),
+        f.optionalDuration("uptime"),
+        f.optionalBool("tmux"),
+        f.optionalInt("sessions"),
+        f.optionalInt("alive"),
+        f.optionalInt("attached"),
+        answer);
+  }
+}

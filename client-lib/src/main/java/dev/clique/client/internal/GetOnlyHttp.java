@@ -1,0 +1,199 @@
+package dev.clique.client.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.client.CliqueException;
+import java.io.IOException;
+import java.net.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.Authenticator;
+import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.Dispatcher;
+import okhttp3.HttpUrl;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+
+/**
+ * The only code in this module that makes an HTTP request, and the request is a GET.
+ *
+ * <p>It sends the bearer token and {@code Accept: application/json}, follows no redirect (so the
+ * token never goes to another location), uses no proxy, sets the time-out of each call, and turns
+ * every outcome that is not a 2xx JSON object into a {@link CliqueException}.
+ */
+final class GetOnlyHttp {
+  /** Concurrent calls of a client this module makes itself: waits are long, do not queue them. */
+  static final int MAX_CONCURRENT_CALLS = 1024;
+
+  private static final int ERROR_BODY_BYTES = 64 * 1024;
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  private final OkHttpClient client;
+  private final String authorization;
+  private final Failures failures;
+
+  GetOnlyHttp(OkHttpClient client, String token, Failures failures) {
+    this.client = client;
+    this.authorization = "Bearer " + token;
+    this.failures = failures;
+  }
+
+  /**
+   * The client calls go through: derived from {@code supplied} (sharing its pool and dispatcher) or
+   * new, and in either case without redirects, proxy or authenticator. Time-outs are set per call
+   * instead of per socket read, because a wait may rightly be silent for minutes.
+   */
+  static OkHttpClient httpClient(OkHttpClient supplied) {
+    OkHttpClient.Builder builder;
+    if (supplied != null) {
+      builder = supplied.newBuilder();
+    } else {
+      Dispatcher dispatcher = new Dispatcher(daemonThreads());
+      dispatcher.setMaxRequests(MAX_CONCURRENT_CALLS);
+      dispatcher.setMaxRequestsPerHost(MAX_CONCURRENT_CALLS);
+      builder = new OkHttpClient.Builder().dispatcher(dispatcher);
+    }
+    return builder
+        .followRedirects(false)
+        .followSslRedirects(false)
+        .proxy(Proxy.NO_PROXY)
+        .authenticator(Authenticator.NONE)
+        .readTimeout(Duration.ZERO)
+        .writeTimeout(Duration.ZERO)
+        .callTimeout(Duration.ZERO)
+        .build();
+  }
+
+  OkHttpClient client() {
+    return client;
+  }
+
+  <T> T get(HttpUrl url, Duration limit, AnswerParser<T> parser) throws CliqueException {
+    try (Response response = newCall(url, limit).execute()) {
+      return read(response, parser);
+    } catch (CliqueException e) {
+      throw e;
+    } catch (IOException e) {
+      throw failures.noAnswer(e, limit);
+    }
+  }
+
+  <T> CompletableFuture<T> getAsync(HttpUrl url, Duration limit, AnswerParser<T> parser) {
+    Call call = newCall(url, limit);
+    CallFuture<T> future = new CallFuture<>(call);
+    call.enqueue(
+        new Callback() {
+          @Override
+          public void onFailure(Call failed, IOException e) {
+            future.completeExceptionally(failures.noAnswer(e, limit));
+          }
+
+          @Override
+          public void onResponse(Call answered, Response response) {
+            try (response) {
+              future.complete(read(response, parser));
+            } catch (CliqueException e) {
+              future.completeExceptionally(e);
+            } catch (IOException e) {
+              future.completeExceptionally(failures.noAnswer(e, limit));
+            } catch (RuntimeException e) {
+              future.completeExceptionally(e);
+            }
+          }
+        });
+    return future;
+  }
+
+  private Call newCall(HttpUrl url, Duration limit) {
+    Request request =
+        new Request.Builder()
+            .url(url)
+            .header("Authorization", authorization)
+            .header("Accept", "application/json")
+            .get()
+            .build();
+    Call call = client.newCall(request);
+    call.timeout().timeout(saturatedNanos(limit), TimeUnit.NANOSECONDS);
+    return call;
+  }
+
+  private static long saturatedNanos(Duration duration) {
+    try {
+      return duration.toNanos();
+    } catch (ArithmeticException tooLong) {
+      return Long.MAX_VALUE;
+    }
+  }
+
+  private <T> T read(Response response, AnswerParser<T> parser) throws IOException {
+    int code = response.code();
+    if (code >= 300 && code < 400) {
+      throw failures.redirect(code, response.header("Location"));
+    }
+    if (code < 200 || code >= 300) {
+      String body = response.peekBody(ERROR_BODY_BYTES).string();
+      throw failures.status(code, engineError(body), body, response.message());
+    }
+    byte[] body = response.body().bytes();
+    // No cause is attached below: a parser's message quotes the body, which is the engine's
+    // text and could hold anything; the detail says what is wrong, and it is scrubbed.
+    JsonNode json;
+    try {
+      json = JSON.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw failures.unexpected(code, notJson(response, body));
+    }
+    if (json == null || json.isMissingNode()) {
+      throw failures.unexpected(code, "the body is empty");
+    }
+    try {
+      return parser.parse(json);
+    } catch (MalformedAnswer e) {
+      throw failures.unexpected(code, e.getMessage());
+    }
+  }
+
+  private static String notJson(Response response, byte[] body) {
+    String type = response.header("Content-Type");
+    String excerpt = Failures.excerpt(new String(body, StandardCharsets.UTF_8));
+    return "the body is not JSON"
+        + (type == null ? "" : " (" + type + ")")
+        + (excerpt.isEmpty() ? "" : ": " + excerpt);
+  }
+
+  /** The {@code "error"} of an engine's error body, or {@code null} when it has none. */
+  private static String engineError(String body) {
+    try {
+      JsonNode error = JSON.readTree(body).path("error");
+      return error.isTextual() ? error.textValue() : null;
+    } catch (JsonProcessingException e) {
+      return null;
+    }
+  }
+
+  private static ExecutorService daemonThreads() {
+    AtomicInteger count = new AtomicInteger();
+    return new ThreadPoolExecutor(
+        0,
+        Integer.MAX_VALUE,
+        60,
+        TimeUnit.SECONDS,
+        new SynchronousQueue<>(),
+        task -> {
+          Thread thread = new Thread(task, "clique-client-" + count.incrementAndGet());
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+}

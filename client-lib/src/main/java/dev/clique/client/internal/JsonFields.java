@@ -1,0 +1,186 @@
+package dev.clique.client.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import java.math.BigDecimal;
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * Reads the keys of one JSON object of an engine answer.
+ *
+ * <p>A key that is missing or {@code null} reads as its empty value, so an engine that leaves out
+ * an optional key (an older one, a CLIque panel) still works. A key that is present with the wrong
+ * type is a {@link MalformedAnswer}: that is not an engine this client understands. Keys nobody
+ * asks for are ignored.
+ */
+final class JsonFields {
+  private final JsonNode object;
+  private final String where;
+
+  private JsonFields(JsonNode object, String where) {
+    this.object = object;
+    this.where = where;
+  }
+
+  /** Reads {@code node}, which must be an object; {@code where} names it in messages. */
+  static JsonFields of(JsonNode node, String where) throws MalformedAnswer {
+    if (node == null || !node.isObject()) {
+      throw new MalformedAnswer(where + " is not a JSON object");
+    }
+    return new JsonFields(node, where);
+  }
+
+  JsonNode node() {
+    return object;
+  }
+
+  String string(String key) throws MalformedAnswer {
+    return optionalString(key).orElse("");
+  }
+
+  String requiredString(String key) throws MalformedAnswer {
+    return optionalString(key).orElseThrow(() -> missing(key));
+  }
+
+  Optional<String> optionalString(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!value.isTextual()) {
+      throw wrongType(key, "a string");
+    }
+    return Optional.of(value.textValue());
+  }
+
+  boolean bool(String key) throws MalformedAnswer {
+    return optionalBool(key).orElse(false);
+  }
+
+  boolean requiredBool(String key) throws MalformedAnswer {
+    return optionalBool(key).orElseThrow(() -> missing(key));
+  }
+
+  Optional<Boolean> optionalBool(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!value.isBoolean()) {
+      throw wrongType(key, "true or false");
+    }
+    return Optional.of(value.booleanValue());
+  }
+
+  int integer(String key) throws MalformedAnswer {
+    OptionalInt value = optionalInt(key);
+    return value.isPresent() ? value.getAsInt() : 0;
+  }
+
+  OptionalInt optionalInt(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return OptionalInt.empty();
+    }
+    if (!value.isNumber() || !value.canConvertToInt()) {
+      throw wrongType(key, "a whole number");
+    }
+    return OptionalInt.of(value.intValue());
+  }
+
+  long longInteger(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return 0;
+    }
+    if (!value.isNumber() || !value.canConvertToLong()) {
+      throw wrongType(key, "a whole number");
+    }
+    return value.longValue();
+  }
+
+  /** Unix seconds; missing reads as the epoch, which is what a stopped pane reports anyway. */
+  Instant instant(String key) throws MalformedAnswer {
+    Optional<BigDecimal> seconds = seconds(key);
+    if (seconds.isEmpty()) {
+      return Instant.EPOCH;
+    }
+    try {
+      return Seconds.instant(seconds.get());
+    } catch (ArithmeticException | DateTimeException e) {
+      throw new MalformedAnswer(quote(key) + " is not a time" + in(), e);
+    }
+  }
+
+  Optional<Duration> optionalDuration(String key) throws MalformedAnswer {
+    Optional<BigDecimal> seconds = seconds(key);
+    if (seconds.isEmpty()) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(Seconds.duration(seconds.get()));
+    } catch (ArithmeticException | DateTimeException e) {
+      throw new MalformedAnswer(quote(key) + " is not a number of seconds" + in(), e);
+    }
+  }
+
+  /** An array the answer must have, e.g. the {@code sessions} of a state. */
+  JsonNode requiredArray(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      throw missing(key);
+    }
+    if (!value.isArray()) {
+      throw wrongType(key, "an array");
+    }
+    return value;
+  }
+
+  /** An array the answer may leave out; missing reads as empty. */
+  JsonNode array(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return JsonNodeFactory.instance.arrayNode();
+    }
+    if (!value.isArray()) {
+      throw wrongType(key, "an array");
+    }
+    return value;
+  }
+
+  private Optional<BigDecimal> seconds(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!value.isNumber()) {
+      throw wrongType(key, "a number");
+    }
+    return Optional.of(value.decimalValue());
+  }
+
+  private JsonNode present(String key) {
+    JsonNode value = object.get(key);
+    return value == null || value.isNull() ? null : value;
+  }
+
+  private MalformedAnswer missing(String key) {
+    return new MalformedAnswer(quote(key) + " is missing" + in());
+  }
+
+  private MalformedAnswer wrongType(String key, String expected) {
+    return new MalformedAnswer(quote(key) + " is not " + expected + in());
+  }
+
+  private String in() {
+    return " in " + where;
+  }
+
+  private static String quote(String key) {
+    return '"' + key + '"';
+  }
+}
