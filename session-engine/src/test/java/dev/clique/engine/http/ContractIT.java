@@ -1,0 +1,147 @@
+package dev.clique.engine.http;
+
+import static dev.clique.engine.testing.JsonShapes.assertSameShape;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.testing.TestEngine;
+import dev.clique.engine.token.Scope;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The engine's answers have the shapes of the contract files that client-lib's parser tests read:
+ * the two sides of the API are tested against one description of it.
+ */
+class ContractIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path CONTRACT = Path.of("..", "contract");
+  @TempDir static Path home;
+  private static TestEngine engine;
+  private static String readWrite;
+  private static String readOnly;
+
+  @BeforeAll
+  static void start() throws Exception {
+    engine = TestEngine.start(home.resolve("home"));
+    readWrite = engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), "");
+    readOnly = engine.mint(EnumSet.of(Scope.READ), "");
+  }
+
+  @AfterAll
+  static void stop() {
+    engine.close();
+  }
+
+  private static JsonNode contract(String file) throws Exception {
+    return JSON.readTree(CONTRACT.resolve(file).toFile());
+  }
+
+  private static JsonNode body(HttpResponse<String> response, int status) throws Exception {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    return JSON.readTree(response.body());
+  }
+
+  private static String create() throws Exception {
+    JsonNode created =
+        body(
+            engine.send(
+                "POST",
+                "/api/sessions",
+                readWrite,
+                "{\"cli\":\"shell\",\"cwd\":\"" + home + "\",\"name\":\"contract\"}"),
+            201);
+    assertSameShape("created", contract("created.json"), created);
+    return created.path("id").asText();
+  }
+
+  @Test
+  void stateAndItsSessionsHaveTheContractShape() throws Exception {
+    create();
+    JsonNode state = body(engine.send("GET", "/api/state", readOnly, null), 200);
+    JsonNode expected = contract("state.json");
+    assertSameShape("state.version", expected.get("version"), state.get("version"));
+    assertSameShape("state.sessions[1]", expected.at("/sessions/1"), state.at("/sessions/0"));
+    assertSameShape("state.clis[0]", expected.at("/clis/0"), state.at("/clis/0"));
+  }
+
+  @Test
+  void healthHasTheContractShapeWithAndWithoutAToken() throws Exception {
+    assertSameShape(
+        "healthz",
+        contract("healthz-anonymous.json"),
+        body(engine.send("GET", "/healthz", null, null), 200));
+    assertSameShape(
+        "healthz+token",
+        contract("healthz.json"),
+        body(engine.send("GET", "/healthz", readOnly, null), 200));
+  }
+
+  @Test
+  void peekWaitAndTranscriptHaveTheContractShapes() throws Exception {
+    String id = create();
+    String base = "/api/sessions/" + id;
+    JsonNode peek = body(engine.send("GET", base + "/peek?lines=5", readOnly, null), 200);
+    assertSameShape("peek", contract("peek.json"), peek);
+    assertSameShape(
+        "wait matched",
+        contract("wait-matched.json"),
+        body(
+            engine.send(
+                "GET", base + "/wait?for=idle,working,waiting,error&timeout=1", readOnly, null),
+            200));
+    JsonNode timeout =
+        body(engine.send("GET", base + "/wait?for=error&timeout=0", readOnly, null), 200);
+    assertSameShape("wait timeout", contract("wait-timeout.json"), timeout);
+    assertThat(timeout.path("matched").asBoolean(true)).isFalse();
+    assertSameShape(
+        "transcript",
+        contract("transcript-empty.json"),
+        body(engine.send("GET", base + "/transcript", readOnly, null), 200));
+
+    assertSameShape(
+        "ok", contract("ok.json"), body(engine.send("POST", base + "/kill", readWrite, null), 200));
+    assertSameShape(
+        "peek stopped",
+        contract("peek-stopped.json"),
+        body(engine.send("GET", base + "/peek", readOnly, null), 200));
+  }
+
+  @Test
+  void aWaitOnASessionDeletedMeanwhileAnswersGone() throws Exception {
+    String id = create();
+    CompletableFuture<HttpResponse<String>> waiting =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return engine.send(
+                    "GET", "/api/sessions/" + id + "/wait?for=error&timeout=20", readOnly, null);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    Thread.sleep(500);
+    body(engine.send("DELETE", "/api/sessions/" + id, readWrite, null), 200);
+    JsonNode gone = body(waiting.get(), 200);
+    assertSameShape("wait gone", contract("wait-gone.json"), gone);
+    assertThat(gone.path("state").asText()).isEqualTo("gone");
+    assertThat(gone.path("matched").asBoolean(true)).isFalse();
+  }
+
+  @Test
+  void errorBodiesHaveTheContractShapes() throws Exception {
+    assertThat(body(engine.send("GET", "/api/state", null, null), 401))
+        .isEqualTo(contract("error-unauthorized.json"));
+    assertThat(body(engine.send("GET", "/api/sessions/nope/peek", readOnly, null), 404))
+        .isEqualTo(contract("error-not-found.json"));
+    assertThat(body(engine.send("POST", "/api/sessions/nope/kill", readOnly, null), 403))
+        .isEqualTo(contract("error-read-only.json"));
+  }
+}
