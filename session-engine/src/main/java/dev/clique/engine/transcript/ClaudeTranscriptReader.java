@@ -1,0 +1,87 @@
+package dev.clique.engine.transcript;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Claude Code's {@code projects/<slug>/<sessionId>.jsonl}: {@code user} lines the person typed and
+ * the {@code text} blocks of {@code assistant} lines, without side chains, meta lines, compaction
+ * summaries, tool output or command envelopes.
+ */
+final class ClaudeTranscriptReader implements TranscriptReader {
+
+  private static final Fields FIELDS =
+      Fields.of(
+          "type",
+          "isSidechain",
+          "isMeta",
+          "isCompactSummary",
+          "message.id",
+          "message.content.type",
+          "message.content.text");
+
+  @Override
+  public Fields fields() {
+    return FIELDS;
+  }
+
+  @Override
+  public Entry entry(JsonNode line) {
+    if (line.path("isSidechain").asBoolean(false)) {
+      return null;
+    }
+    String type = line.path("type").asText();
+    JsonNode message = line.path("message");
+    JsonNode content = message.path("content");
+    if (type.equals("user")) {
+      if (line.path("isMeta").asBoolean(false) || line.path("isCompactSummary").asBoolean(false)) {
+        return null;
+      }
+      String text;
+      if (content.isTextual()) {
+        String tidy = TurnList.tidy(content.textValue());
+        text = typedByPerson(tidy) ? tidy : "";
+      } else {
+        // An array of only tool_result blocks has no text block, so it yields nothing.
+        text = TranscriptReader.joinTexts(content, "text", ClaudeTranscriptReader::typedByPerson);
+      }
+      return text.isEmpty() ? null : Entry.turn(Turn.USER, text, null);
+    }
+    if (type.equals("assistant")) {
+      String text =
+          content.isTextual()
+              ? TurnList.tidy(content.textValue())
+              : TranscriptReader.joinTexts(content, "text", block -> true);
+      return text.isEmpty()
+          ? null
+          : Entry.turn(Turn.ASSISTANT, text, message.path("id").textValue());
+    }
+    return null;
+  }
+
+  /** Command and reminder envelopes, local-command caveats and interruption notes are not. */
+  static boolean typedByPerson(String text) {
+    return !text.isEmpty()
+        && !text.startsWith("<")
+        && !text.startsWith("Caveat:")
+        && !text.startsWith("[Request interrupted");
+  }
+
+  @Override
+  public List<Turn> turns(List<Entry> entries) {
+    TurnList turns = new TurnList();
+    // Claude Code writes one line per content block and may write a block twice.
+    Set<List<String>> seen = new HashSet<>();
+    for (Entry entry : entries) {
+      if (entry.role().equals(Turn.ASSISTANT)
+          && entry.id() != null
+          && !seen.add(List.of(entry.id(), entry.text()))) {
+        continue;
+      }
+      turns.add(entry.role(), entry.text());
+    }
+    return turns.lastTurns();
+  }
+}

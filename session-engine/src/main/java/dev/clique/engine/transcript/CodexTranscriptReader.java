@@ -1,0 +1,72 @@
+package dev.clique.engine.transcript;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * Codex's {@code sessions/YYYY/MM/DD/rollout-*.jsonl}: {@code response_item} messages, the user's
+ * {@code input_text} and the assistant's {@code output_text}. {@code event_msg} lines repeat the
+ * same messages and are not read; developer messages and the environment and instruction envelopes
+ * Codex sends as user text are dropped.
+ */
+final class CodexTranscriptReader implements TranscriptReader {
+
+  private static final List<String> ENVELOPES =
+      List.of(
+          "<environment_context>",
+          "<user_instructions>",
+          "<user_shell_command>",
+          "# AGENTS.md instructions for");
+
+  private static final Fields FIELDS =
+      Fields.of(
+          "type", "payload.type", "payload.role", "payload.content.type", "payload.content.text");
+
+  @Override
+  public Fields fields() {
+    return FIELDS;
+  }
+
+  @Override
+  public Entry entry(JsonNode line) {
+    if (!"response_item".equals(line.path("type").textValue())) {
+      return null;
+    }
+    JsonNode payload = line.path("payload");
+    if (!"message".equals(payload.path("type").textValue())) {
+      return null;
+    }
+    String role = payload.path("role").asText();
+    JsonNode content = payload.path("content");
+    String text;
+    if (role.equals("user")) {
+      text =
+          TranscriptReader.joinTexts(content, "input_text", CodexTranscriptReader::typedByPerson);
+      role = Turn.USER;
+    } else if (role.equals("assistant")) {
+      text = TranscriptReader.joinTexts(content, "output_text", t -> true);
+      role = Turn.ASSISTANT;
+    } else {
+      return null;
+    }
+    return text.isEmpty() ? null : Entry.turn(role, text, null);
+  }
+
+  static boolean typedByPerson(String text) {
+    for (String envelope : ENVELOPES) {
+      if (text.startsWith(envelope)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  @Override
+  public List<Turn> turns(List<Entry> entries) {
+    TurnList turns = new TurnList();
+    for (Entry entry : entries) {
+      turns.add(entry.role(), entry.text());
+    }
+    return turns.lastTurns();
+  }
+}

@@ -1,0 +1,69 @@
+package dev.clique.engine.transcript;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The parsed tails of the transcript files read lately, keyed by file, and the count of every
+ * transcript byte read. Holds at most {@link #MAX_FILES} files; the least recently asked is dropped
+ * first.
+ */
+final class TailCache {
+
+  static final int MAX_FILES = 32;
+
+  private final AtomicLong bytesRead = new AtomicLong();
+
+  private final Map<Path, TailWindow> windows =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, TailWindow> eldest) {
+          return size() > MAX_FILES;
+        }
+      };
+
+  /** The turns of {@code file} read by {@code reader}; [] when the file is not there. */
+  List<Turn> turns(TranscriptReader reader, Path file) throws IOException {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      forget(file);
+      return List.of();
+    }
+    if (!attributes.isRegularFile()) {
+      return List.of();
+    }
+    TailWindow window = window(reader, file);
+    return file.getFileName().toString().endsWith(".json")
+        ? window.documentTurns(file, attributes)
+        : window.turns(file, attributes);
+  }
+
+  private synchronized TailWindow window(TranscriptReader reader, Path file) {
+    TailWindow window = windows.get(file);
+    if (window == null || window.reader() != reader) {
+      window = new TailWindow(reader, bytesRead);
+      windows.put(file, window);
+    }
+    return window;
+  }
+
+  private synchronized void forget(Path file) {
+    windows.remove(file);
+  }
+
+  /** Every transcript byte read so far: tails and the heads read to match files. */
+  AtomicLong bytesRead() {
+    return bytesRead;
+  }
+}

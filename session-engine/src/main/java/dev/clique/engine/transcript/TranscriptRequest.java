@@ -1,0 +1,33 @@
+package dev.clique.engine.transcript;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Which session's conversation to read.
+ *
+ * <pre>{@code
+ * new TranscriptRequest("claude", "5f0c9a2e-1111-4c3b-9d1e-222233334444", null,
+ *     Path.of("/home/dev/my_app"), Instant.parse("2026-08-01T10:00:00Z"))
+ * }</pre>
+ *
+ * @param kind {@code "claude"}, {@code "codex"} or {@code "gemini"}; any other kind has no
+ *     transcript
+ * @param sessionId clique's session id (Claude Code is started with {@code --session-id} set to it)
+ * @param cliSessionId the CLI's own id of a resumed session, or {@code null}
+ * @param cwd the session's working directory, or {@code null} when unknown
+ * @param created when clique started the session, or {@code null} when unknown
+ */
+public record TranscriptRequest(
+    String kind, String sessionId, String cliSessionId, Path cwd, Instant created) {
+
+  /** Checks the required parts and turns a blank {@code cliSessionId} into {@code null}. */
+  public TranscriptRequest {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(sessionId, "sessionId");
+    if (cliSessionId != null && cliSessionId.isBlank()) {
+      cliSessionId = null;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package dev.clique.engine.transcript;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Where each CLI keeps its own files.
+ *
+ * <pre>{@code
+ * TranscriptRoots roots =
+ *     TranscriptRoots.fromEnvironment(System.getenv(), Path.of(System.getProperty("user.home")));
+ * }</pre>
+ *
+ * @param claudeConfigDir Claude Code's config directory, holding {@code projects/}
+ * @param codexHome Codex's home, holding {@code sessions/}
+ * @param geminiHome Gemini CLI's {@code .gemini} directory, holding {@code tmp/}
+ */
+public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
+
+  /** Checks that every root is present. */
+  public TranscriptRoots {
+    Objects.requireNonNull(claudeConfigDir, "claudeConfigDir");
+    Objects.requireNonNull(codexHome, "codexHome");
+    Objects.requireNonNull(geminiHome, "geminiHome");
+  }
+
+  /**
+   * The roots the CLIs themselves would use: {@code CLAUDE_CONFIG_DIR} (default {@code ~/.claude}),
+   * {@code CODEX_HOME} (default {@code ~/.codex}) and {@code $GEMINI_CLI_HOME/.gemini} ({@code
+   * GEMINI_CLI_HOME} replaces the home directory, default {@code ~/.gemini}). Blank variables count
+   * as unset.
+   *
+   * @param env the environment, usually {@link System#getenv()}
+   * @param userHome the user's home directory
+   */
+  public static TranscriptRoots fromEnvironment(Map<String, String> env, Path userHome) {
+    Objects.requireNonNull(env, "env");
+    Objects.requireNonNull(userHome, "userHome");
+    Path claude = dir(env, "CLAUDE_CONFIG_DIR", userHome.resolve(".claude"));
+    Path codex = dir(env, "CODEX_HOME", userHome.resolve(".codex"));
+    Path gemini = dir(env, "GEMINI_CLI_HOME", userHome).resolve(".gemini");
+    return new TranscriptRoots(claude, codex, gemini);
+  }
+
+  private static Path dir(Map<String, String> env, String name, Path fallback) {
+    String value = env.get(name);
+    return value == null || value.isBlank() ? fallback : Path.of(value.strip());
+  }
+}

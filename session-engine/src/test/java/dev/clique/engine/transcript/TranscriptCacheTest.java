@@ -1,0 +1,213 @@
+package dev.clique.engine.transcript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TranscriptCacheTest {
+
+  @TempDir Path home;
+  private Path file;
+  private Transcripts transcripts;
+
+  @BeforeEach
+  void setUp() {
+    file = home.resolve("session.jsonl");
+    transcripts = new Transcripts(TestRoots.under(home));
+  }
+
+  @Test
+  void anUnchangedFileIsNotReadAgain() throws IOException {
+    Lines.write(file, List.of(Lines.claudeUser("hello"), Lines.claudeAssistant("m1", "hi")));
+    List<Turn> first = transcripts.turnsOf("claude", file);
+    long read = transcripts.bytesRead();
+
+    List<Turn> second = transcripts.turnsOf("claude", file);
+
+    assertThat(transcripts.bytesRead()).isEqualTo(read);
+    assertThat(second).isSameAs(first).hasSize(2);
+  }
+
+  @Test
+  void aGrownFileShowsTheNewTurnsAndReadsOnlyTheNewBytes() throws IOException {
+    Lines.write(file, List.of(Lines.claudeUser("hello"), Lines.claudeAssistant("m1", "hi")));
+    transcripts.turnsOf("claude", file);
+    long before = transcripts.bytesRead();
+    String appended = Lines.claudeUser("next") + "\n" + Lines.claudeAssistant("m2", "sure") + "\n";
+
+    Lines.append(file, appended);
+    List<Turn> turns = transcripts.turnsOf("claude", file);
+
+    assertThat(turns)
+        .containsExactly(
+            new Turn("user", "hello"),
+            new Turn("assistant", "hi"),
+            new Turn("user", "next"),
+            new Turn("assistant", "sure"));
+    assertThat(transcripts.bytesRead() - before)
+        .isEqualTo(appended.getBytes(StandardCharsets.UTF_8).length + TailWindow.ANCHOR_BYTES);
+  }
+
+  @Test
+  void aLineWrittenInTwoPartsCountsOnceItEnds() throws IOException {
+    Lines.write(file, List.of(Lines.claudeUser("hello")));
+    String line = Lines.claudeAssistant("m1", "a reply written in two parts");
+    Lines.append(file, line.substring(0, 20));
+
+    assertThat(transcripts.turnsOf("claude", file)).containsExactly(new Turn("user", "hello"));
+
+    Lines.append(file, line.substring(20) + "\n");
+
+    assertThat(transcripts.turnsOf("claude", file))
+        .containsExactly(
+            new Turn("user", "hello"), new Turn("assistant", "a reply written in two parts"));
+  }
+
+  @Test
+  void aRewrittenFileOfTheSameSizeIsReadAfresh() throws IOException {
+    Lines.write(file, List.of(Lines.claudeUser("first version")));
+    transcripts.turnsOf("claude", file);
+
+    Lines.write(file, List.of(Lines.claudeUser("other version")));
+    Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5_000));
+
+    assertThat(transcripts.turnsOf("claude", file))
+        .containsExactly(new Turn("user", "other version"));
+  }
+
+  @Test
+  void aFileRewrittenLongerIsNotMistakenForAGrownOne() throws IOException {
+    Lines.write(file, List.of(Lines.claudeUser("one"), Lines.claudeUser("two")));
+    transcripts.turnsOf("claude", file);
+
+    Lines.write(
+        file, List.of(Lines.claudeUser("uno"), Lines.claudeUser("dos"), Lines.claudeUser("tres")));
+
+    assertThat(transcripts.turnsOf("claude", file))
+        .containsExactly(new Turn("user", "uno\n\ndos\n\ntres"));
+  }
+
+  @Test
+  void aShrunkFileIsReadAfresh() throws IOException {
+    Lines.write(file, List.of(Lines.claudeUser("one"), Lines.claudeAssistant("m", "two")));
+    transcripts.turnsOf("claude", file);
+
+    Lines.write(file, List.of(Lines.claudeUser("x")));
+
+    assertThat(transcripts.turnsOf("claude", file)).containsExactly(new Turn("user", "x"));
+  }
+
+  @Test
+  void aLineLongerThanTheWindowIsSkippedAndWhatFollowsIsRead() throws IOException {
+    Lines.write(file, List.of(Lines.claudeUser("before")));
+    Lines.append(file, Lines.claudeToolResult("y".repeat(TailWindow.WINDOW_BYTES + 10)));
+
+    assertThat(transcripts.turnsOf("claude", file)).isEmpty();
+
+    Lines.append(file, "\n" + Lines.claudeUser("after") + "\n");
+
+    assertThat(transcripts.turnsOf("claude", file)).containsExactly(new Turn("user", "after"));
+    assertThat(new Transcripts(TestRoots.under(home)).turnsOf("claude", file))
+        .containsExactly(new Turn("user", "after"));
+  }
+
+  @Test
+  void growingStepByStepGivesWhatAFreshReadGives() throws IOException {
+    // The answer depends only on the file's last window, however it was reached.
+    Random random = new Random(42);
+    Files.createFile(file);
+    List<String> pending = new ArrayList<>();
+    long longest = 0;
+    int smallReads = 0;
+    for (int step = 0; step < 120; step++) {
+      StringBuilder chunk = new StringBuilder();
+      int lines = 1 + random.nextInt(30);
+      for (int i = 0; i < lines; i++) {
+        chunk.append(randomLine(random, step, i)).append('\n');
+      }
+      String text = String.join("", pending) + chunk;
+      pending.clear();
+      int cut = random.nextInt(4) == 0 ? random.nextInt(text.length()) : text.length();
+      pending.add(text.substring(cut));
+      long before = transcripts.bytesRead();
+      Lines.append(file, text.substring(0, cut));
+
+      List<Turn> grown = transcripts.turnsOf("claude", file);
+      List<Turn> fresh = new Transcripts(TestRoots.under(home)).turnsOf("claude", file);
+
+      assertThat(grown).as("step %d", step).isEqualTo(fresh);
+      long read = transcripts.bytesRead() - before;
+      longest = Math.max(longest, read);
+      smallReads += read < text.length() + TailWindow.ANCHOR_BYTES + 1 ? 1 : 0;
+    }
+    assertThat(smallReads).as("steps that read only the new bytes").isGreaterThan(100);
+    assertThat(Files.size(file)).isGreaterThan(3L * TailWindow.WINDOW_BYTES);
+    assertThat(longest).isLessThanOrEqualTo(TailWindow.WINDOW_BYTES + TailWindow.ANCHOR_BYTES);
+  }
+
+  @Test
+  void readersOnManyThreadsWhileTheFileGrowsNeverFailAndEndOnTheFreshAnswer() throws Exception {
+    Lines.write(file, List.of(Lines.claudeUser("start")));
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    AtomicBoolean writing = new AtomicBoolean(true);
+    try {
+      List<Future<Integer>> readers = new ArrayList<>();
+      for (int r = 0; r < 4; r++) {
+        readers.add(
+            pool.submit(
+                () -> {
+                  int calls = 0;
+                  while (writing.get()) {
+                    assertThat(transcripts.turnsOf("claude", file)).isNotEmpty();
+                    calls++;
+                  }
+                  return calls;
+                }));
+      }
+      for (int i = 0; i < 300; i++) {
+        Lines.append(
+            file,
+            Lines.claudeAssistant("m" + i, "answer " + i)
+                + "\n"
+                + Lines.claudeUser("q" + i)
+                + "\n");
+      }
+      writing.set(false);
+      for (Future<Integer> reader : readers) {
+        assertThat(reader.get(30, TimeUnit.SECONDS)).isPositive();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+
+    assertThat(transcripts.turnsOf("claude", file))
+        .isEqualTo(new Transcripts(TestRoots.under(home)).turnsOf("claude", file))
+        .hasSize(TurnList.MAX_TURNS)
+        .last()
+        .isEqualTo(new Turn("user", "q299"));
+  }
+
+  private static String randomLine(Random random, int step, int i) {
+    return switch (random.nextInt(6)) {
+      case 0 -> Lines.claudeUser("question " + step + "." + i);
+      case 1 -> Lines.claudeToolResult("z".repeat(random.nextInt(100_000)));
+      case 2 -> "{not json";
+      default -> Lines.claudeAssistant("msg_" + step, "answer " + step + "." + random.nextInt(3));
+    };
+  }
+}
