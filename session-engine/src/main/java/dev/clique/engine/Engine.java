@@ -9,10 +9,13 @@ import dev.clique.engine.session.SessionStore;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxProcess;
 import dev.clique.engine.token.TokenStore;
+import dev.clique.engine.transcript.TranscriptRoots;
+import dev.clique.engine.transcript.Transcripts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Properties;
@@ -100,7 +103,13 @@ public final class Engine implements AutoCloseable {
     SessionService sessions =
         new SessionService(store, tmux, catalogue, tokens, clock, () -> url[0]);
     server.setHandler(
-        new ApiHandler(sessions, tokens, HostGuard.fromEnvironment(env), clock, version()));
+        new ApiHandler(
+            sessions,
+            new Transcripts(TranscriptRoots.fromEnvironment(env, userHome(env))),
+            tokens,
+            HostGuard.fromEnvironment(env),
+            clock,
+            version()));
     server.setErrorHandler(ApiHandler.errorHandler());
     try {
       server.start();
@@ -164,6 +173,11 @@ public final class Engine implements AutoCloseable {
     } catch (Exception e) {
       // stopping is best effort; the process is usually exiting
     }
+  }
+
+  private static Path userHome(Map<String, String> env) {
+    String home = env.get("HOME");
+    return Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home);
   }
 
   private static String hostForUrl(String host) {

@@ -17,11 +17,16 @@ import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
 import dev.clique.engine.token.TokenStore;
+import dev.clique.engine.transcript.TranscriptRequest;
+import dev.clique.engine.transcript.Transcripts;
+import dev.clique.engine.transcript.Turn;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -53,6 +58,7 @@ public final class ApiHandler extends Handler.Abstract {
       java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9-]{0,15}");
 
   private final SessionService sessions;
+  private final Transcripts transcripts;
   private final TokenStore tokens;
   private final HostGuard hosts;
   private final Clock clock;
@@ -61,8 +67,14 @@ public final class ApiHandler extends Handler.Abstract {
   private final ObjectMapper json = new ObjectMapper();
 
   public ApiHandler(
-      SessionService sessions, TokenStore tokens, HostGuard hosts, Clock clock, String version) {
+      SessionService sessions,
+      Transcripts transcripts,
+      TokenStore tokens,
+      HostGuard hosts,
+      Clock clock,
+      String version) {
     this.sessions = sessions;
+    this.transcripts = transcripts;
     this.tokens = tokens;
     this.hosts = hosts;
     this.clock = clock;
@@ -169,12 +181,7 @@ public final class ApiHandler extends Handler.Abstract {
       case "transcript" -> {
         allow(method, "GET");
         require(token, Scope.READ);
-        SessionRecord record = existing(id);
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("cli", record.cli());
-        answer.put("name", record.name());
-        answer.put("turns", List.of());
-        ok(response, callback, answer);
+        ok(response, callback, conversation(existing(id)));
       }
       case "send" -> {
         allow(method, "POST");
@@ -233,10 +240,35 @@ public final class ApiHandler extends Handler.Abstract {
       row.put("label", cli.label());
       row.put("installed", sessions.catalogue().installed(cli));
       row.put("modes", cli.modes());
-      row.put("transcript", !cli.transcript().isEmpty());
+      row.put("transcript", Transcripts.kinds().contains(cli.transcript()));
       clis.add(row);
     }
     answer.put("clis", clis);
+    return answer;
+  }
+
+  /** The CLI's own conversation, from a bounded tail of its transcript; [] when it has none. */
+  private Map<String, Object> conversation(SessionRecord record) {
+    String kind = sessions.catalogue().find(record.cli()).map(CliDefinition::transcript).orElse("");
+    List<Turn> turns =
+        transcripts.turns(
+            new TranscriptRequest(
+                kind,
+                record.id(),
+                record.cliSessionId(),
+                Path.of(record.cwd()),
+                Instant.ofEpochMilli((long) (record.created() * 1000))));
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("cli", record.cli());
+    answer.put("name", record.name());
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (Turn turn : turns) {
+      Map<String, String> row = new LinkedHashMap<>();
+      row.put("role", turn.role());
+      row.put("text", turn.text());
+      rows.add(row);
+    }
+    answer.put("turns", rows);
     return answer;
   }
 

@@ -26,8 +26,6 @@ public final class TestEngine implements AutoCloseable {
   public final Engine engine;
   public final Path home;
   public final String socket;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private TestEngine(Engine engine, Path home, String socket) {
     this.engine = engine;
@@ -59,21 +57,37 @@ public final class TestEngine implements AutoCloseable {
 
   public HttpResponse<String> send(String method, String path, String token, String body)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(url() + path))
-            .timeout(Duration.ofSeconds(10))
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (body != null) {
-      request.header("Content-Type", "application/json");
+    return new Http(url()).send(method, path, token, body);
+  }
+
+  /** JSON requests to an engine's base URL. */
+  public static final class Http {
+    private final String base;
+    private final HttpClient http =
+        HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public Http(String base) {
+      this.base = base;
     }
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
+
+    public HttpResponse<String> send(String method, String path, String token, String body)
+        throws IOException, InterruptedException {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create(base + path))
+              .timeout(Duration.ofSeconds(10))
+              .method(
+                  method,
+                  body == null
+                      ? HttpRequest.BodyPublishers.noBody()
+                      : HttpRequest.BodyPublishers.ofString(body));
+      if (body != null) {
+        request.header("Content-Type", "application/json");
+      }
+      if (token != null) {
+        request.header("Authorization", "Bearer " + token);
+      }
+      return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     }
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** A request written by hand, for what java.net.http will not send (odd Host headers). */

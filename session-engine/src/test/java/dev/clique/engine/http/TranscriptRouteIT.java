@@ -1,0 +1,95 @@
+package dev.clique.engine.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.Engine;
+import dev.clique.engine.testing.TestEngine;
+import dev.clique.engine.token.Scope;
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A session of a fake {@code claude} (a script that writes its transcript where Claude Code would,
+ * found by the {@code --session-id} the engine started it with) read back through {@code GET
+ * /transcript}.
+ */
+class TranscriptRouteIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  @TempDir Path dir;
+
+  @Test
+  void theConversationOfAClaudeSessionComesFromItsOwnTranscript() throws Exception {
+    Path script = dir.resolve("fake-claude");
+    try (InputStream in = getClass().getResourceAsStream("/fake-cli/fake-claude")) {
+      Files.copy(in, script);
+    }
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    Path claudeHome = dir.resolve("claude-home");
+    Path home = dir.resolve("home");
+    Files.createDirectories(home);
+    Files.writeString(
+        home.resolve("clis.toml"),
+        "[cli.claude]\ncommand = \""
+            + script
+            + "\"\nargs = [\"--session-id\", \"{id}\", \"--home\", \""
+            + claudeHome
+            + "\"]\n");
+    Path project = Files.createDirectories(dir.resolve("my_app.v2"));
+
+    Map<String, String> env = TestEngine.env(home, "clique-test-" + UUID.randomUUID());
+    env.put("CLAUDE_CONFIG_DIR", claudeHome.toString());
+    try (Engine engine = Engine.start(env, "127.0.0.1", 0, true)) {
+      try {
+        String token =
+            engine.tokens().create("t", EnumSet.of(Scope.READ, Scope.WRITE), "").secret();
+        TestEngine.Http http = new TestEngine.Http(engine.url());
+        HttpResponse<String> created =
+            http.send(
+                "POST",
+                "/api/sessions",
+                token,
+                "{\"cli\":\"claude\",\"cwd\":\"" + project + "\",\"name\":\"fake\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String id = JSON.readTree(created.body()).path("id").asText();
+
+        JsonNode turns = JSON.createArrayNode();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (turns.size() < 2 && System.nanoTime() < deadline) {
+          HttpResponse<String> transcript =
+              http.send("GET", "/api/sessions/" + id + "/transcript", token, null);
+          assertThat(transcript.statusCode()).isEqualTo(200);
+          JsonNode body = JSON.readTree(transcript.body());
+          assertThat(body.path("cli").asText()).isEqualTo("claude");
+          assertThat(body.path("name").asText()).isEqualTo("fake");
+          turns = body.path("turns");
+          Thread.sleep(100);
+        }
+        assertThat(turns)
+            .isEqualTo(
+                JSON.readTree(
+                    "[{\"role\":\"user\",\"text\":\"Why does LoginTest fail on CI?\"},"
+                        + "{\"role\":\"assistant\",\"text\":\"It depends on wall-clock time.\"}]"));
+
+        JsonNode state = JSON.readTree(http.send("GET", "/api/state", token, null).body());
+        for (JsonNode cli : state.path("clis")) {
+          boolean expected =
+              Map.of("claude", 1, "codex", 1, "gemini", 1).containsKey(cli.path("id").asText());
+          assertThat(cli.path("transcript").asBoolean()).as(cli.toString()).isEqualTo(expected);
+        }
+      } finally {
+        engine.sessions().tmux().killServer();
+      }
+    }
+  }
+}
