@@ -2,6 +2,7 @@ package dev.clique.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
@@ -25,7 +26,9 @@ final class Fixtures {
 
   static final String SHELL_ID = "b7e4a0d2-91c3-4f6a-8e25-6d0f3c9a1b48";
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  // Read as the client reads: decimals kept exact.
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private Fixtures() {}
 

@@ -37,7 +37,10 @@ final class GetOnlyHttp {
 
   private static final int ERROR_BODY_BYTES = 64 * 1024;
   private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+      // Exact decimals: a time such as 1767171234.87 passes through as the engine wrote it.
+      new ObjectMapper()
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private final OkHttpClient client;
   private final String authorization;

@@ -64,7 +64,7 @@ public final class ApiHandler extends Handler.Abstract {
   private final Clock clock;
   private final String version;
   private final long startedMillis;
-  private final ObjectMapper json = new ObjectMapper();
+  private final ObjectMapper json = new ObjectMapper().registerModule(PlainNumbers.module());
 
   public ApiHandler(
       SessionService sessions,
