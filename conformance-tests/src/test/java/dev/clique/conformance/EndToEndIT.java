@@ -74,6 +74,16 @@ class EndToEndIT {
         assertThat(mcp.waitFor(Duration.ofSeconds(5))).isZero();
         assertThat(mcp.stderr()).doesNotContain(reader).doesNotContain(admin);
       }
+      assertThat(engine.serveStderr()).doesNotContain(reader).doesNotContain(admin);
+      try (var files = java.nio.file.Files.walk(engine.home)) {
+        for (java.nio.file.Path file : files.filter(java.nio.file.Files::isRegularFile).toList()) {
+          String content =
+              new String(
+                  java.nio.file.Files.readAllBytes(file),
+                  java.nio.charset.StandardCharsets.ISO_8859_1);
+          assertThat(content).as(file.toString()).doesNotContain(reader).doesNotContain(admin);
+        }
+      }
     }
   }
 }

@@ -89,6 +89,16 @@ final class ThrowawayEngine implements AutoCloseable {
     throw new AssertionError("clique serve did not answer /healthz in 30 s: " + serve.stderr());
   }
 
+  /** Kills the engine process at once (SIGKILL), as a crash would; tmux and its sessions stay. */
+  void crash() throws InterruptedException {
+    if (serve != null) {
+      ProcessHandle.of(serve.pid()).ifPresent(ProcessHandle::destroyForcibly);
+      serve.waitFor(Duration.ofSeconds(10));
+      serve.close();
+      serve = null;
+    }
+  }
+
   /** Runs {@code clique token create NAME [--read-only]} and returns the printed token. */
   String mintToken(String name, boolean readOnly) throws IOException, InterruptedException {
     List<String> args =

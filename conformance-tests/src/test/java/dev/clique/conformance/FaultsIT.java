@@ -1,0 +1,141 @@
+package dev.clique.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An engine that is down, dies, comes back, or answers nonsense: each fault is its own tool error
+ * (the table in MCP.md), the server stays up, and the next call works once the engine is back.
+ */
+class FaultsIT {
+  private static final String TOKEN = "mxp_" + "F".repeat(43);
+  private static RealThings before;
+
+  @BeforeAll
+  static void lookAtTheRealThings() throws Exception {
+    before = RealThings.look();
+  }
+
+  @AfterAll
+  static void theRealHomeAndSocketAreUntouched() throws Exception {
+    assertThat(RealThings.look()).isEqualTo(before);
+  }
+
+  private static String toolError(JsonNode answer) {
+    assertThat(answer.at("/result/isError").asBoolean(false)).as(answer.toString()).isTrue();
+    return answer.at("/result/content/0/text").asText();
+  }
+
+  private static void works(JsonNode answer) {
+    assertThat(answer.at("/result/isError").asBoolean(true)).as(answer.toString()).isFalse();
+  }
+
+  @Test
+  void anEngineDownAtStartIsNamedAndTheNextCallWorksOnceItIsUp() throws Exception {
+    try (ThrowawayEngine engine = ThrowawayEngine.prepare()) {
+      String token = engine.mintToken("faults-reader", true);
+      Map<String, String> env = engine.env();
+      env.put("CLIQUE_URL", engine.url);
+      env.put("CLIQUE_TOKEN", token);
+      try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, engine.workdir)) {
+        McpDialogue dialogue = new McpDialogue(mcp);
+        assertThat(dialogue.initialize("2025-11-25").at("/result/protocolVersion").asText())
+            .isEqualTo("2025-11-25");
+        assertThat(dialogue.request("tools/list", null).at("/result/tools").size()).isEqualTo(5);
+        assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
+            .startsWith("could not reach clique at " + engine.url);
+
+        engine.start();
+        works(dialogue.callTool("list_sessions", Map.of()));
+        mcp.closeStdin();
+        assertThat(mcp.waitFor(Duration.ofSeconds(10))).isZero();
+        assertThat(mcp.stdout() + mcp.stderr()).doesNotContain(token);
+      }
+    }
+  }
+
+  @Test
+  void anEngineKilledDuringAWaitIsAToolErrorAndARestartedEngineStillHasTheSession()
+      throws Exception {
+    try (ThrowawayEngine engine = ThrowawayEngine.prepare().start()) {
+      String admin = engine.mintToken("faults-admin", false);
+      String token = engine.mintToken("faults-reader", true);
+      String id = engine.createShell(admin, "survivor");
+      Map<String, String> env = engine.env();
+      env.put("CLIQUE_URL", engine.url);
+      env.put("CLIQUE_TOKEN", token);
+      try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, engine.workdir)) {
+        McpDialogue dialogue = new McpDialogue(mcp);
+        dialogue.initialize("2025-11-25");
+        CompletableFuture<JsonNode> waiting =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return dialogue.callTool("wait", Map.of("id", id, "timeout", 60));
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        Thread.sleep(1000);
+        engine.crash();
+        String error = toolError(waiting.get());
+        assertThat(error).startsWith("could not reach clique at " + engine.url);
+
+        engine.start();
+        JsonNode listed = dialogue.callTool("list_sessions", Map.of());
+        works(listed);
+        List<String> ids = listed.at("/result/structuredContent/sessions").findValuesAsText("id");
+        assertThat(ids).contains(id);
+        assertThat(Tmux.sessions(engine.socket)).contains(id);
+        assertThat(mcp.stdout() + mcp.stderr()).doesNotContain(token).doesNotContain(admin);
+      }
+    }
+  }
+
+  @Test
+  void everyKindOfBadAnswerIsItsOwnToolErrorAndTheServerStaysUp() throws Exception {
+    try (FakeEngine fake = new FakeEngine();
+        ThrowawayEngine home = ThrowawayEngine.prepare()) {
+      Map<String, String> env = home.env();
+      env.put("CLIQUE_URL", fake.url());
+      env.put("CLIQUE_TOKEN", TOKEN);
+      try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, home.workdir)) {
+        McpDialogue dialogue = new McpDialogue(mcp);
+        dialogue.initialize("2025-11-25");
+        works(dialogue.callTool("list_sessions", Map.of()));
+
+        fake.mode(FakeEngine.Mode.GARBAGE);
+        assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
+            .startsWith("clique API returned an unexpected response");
+        fake.mode(FakeEngine.Mode.REDIRECT);
+        assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
+            .startsWith("clique API returned 302");
+        fake.mode(FakeEngine.Mode.ERROR_500);
+        assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
+            .startsWith("clique API returned 500: the engine fell over");
+        fake.mode(FakeEngine.Mode.UNAUTHORIZED);
+        assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
+            .startsWith("clique API returned 401: unauthorized");
+        fake.mode(FakeEngine.Mode.SILENT);
+        // A wait of 0 s gets a socket time-out of 15 s: the shortest a silent engine can take.
+        assertThat(toolError(dialogue.callTool("wait", Map.of("id", "x", "timeout", 0))))
+            .startsWith("clique API did not answer within");
+
+        fake.mode(FakeEngine.Mode.GOOD);
+        works(dialogue.callTool("list_sessions", Map.of()));
+        assertThat(dialogue.request("ping", null).path("result").isObject()).isTrue();
+        mcp.closeStdin();
+        assertThat(mcp.waitFor(Duration.ofSeconds(10))).isZero();
+        assertThat(mcp.stdout() + mcp.stderr()).doesNotContain(TOKEN);
+      }
+    }
+  }
+}
