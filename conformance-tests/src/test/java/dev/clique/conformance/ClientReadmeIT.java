@@ -18,27 +18,15 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import okhttp3.OkHttpClient;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * client-lib's README example, compiled with plain javac against the library's jars and run as a
  * separate program against a live {@code clique serve}: what its README promises, it does.
  */
+@ExtendWith(LeavesRealThingsUntouched.class)
 class ClientReadmeIT {
-  private static RealThings before;
-
-  @BeforeAll
-  static void lookAtTheRealThings() throws Exception {
-    before = RealThings.look();
-  }
-
-  @AfterAll
-  static void theRealHomeAndSocketAreUntouched() throws Exception {
-    assertThat(RealThings.look()).isEqualTo(before);
-  }
-
   @Test
   void theReadmeExampleSeesASessionOfALiveEngine() throws Exception {
     try (ThrowawayEngine engine = ThrowawayEngine.prepare().start()) {

@@ -7,28 +7,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The thinnest real path, with real processes and real tmux: {@code clique serve} on a throwaway
  * home, socket and port; a shell session made through the API; {@code clique mcp} spawned with a
  * read-only token; JSON-RPC on its stdin finds the session.
  */
+@ExtendWith(LeavesRealThingsUntouched.class)
 class EndToEndIT {
-  private static RealThings before;
-
-  @BeforeAll
-  static void lookAtTheRealThings() throws Exception {
-    before = RealThings.look();
-  }
-
-  @AfterAll
-  static void theRealHomeAndSocketAreUntouched() throws Exception {
-    assertThat(RealThings.look()).isEqualTo(before);
-  }
-
   @Test
   void aShellSessionMadeThroughTheEngineIsListedByCliqueMcp() throws Exception {
     try (ThrowawayEngine engine = ThrowawayEngine.prepare().start()) {
@@ -48,10 +36,7 @@ class EndToEndIT {
         assertThat(init.at("/result/protocolVersion").asText()).isEqualTo("2025-11-25");
         assertThat(init.at("/result/serverInfo/name").asText()).isEqualTo("clique");
 
-        JsonNode listed = dialogue.request("tools/list", null);
-        List<String> names = new ArrayList<>();
-        listed.at("/result/tools").forEach(tool -> names.add(tool.path("name").asText()));
-        assertThat(names)
+        assertThat(dialogue.toolNames())
             .containsExactly(
                 "list_sessions", "get_session", "wait", "preview_pane", "conversation");
 

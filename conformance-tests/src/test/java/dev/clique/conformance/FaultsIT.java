@@ -7,27 +7,16 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * An engine that is down, dies, comes back, or answers nonsense: each fault is its own tool error
  * (the table in MCP.md), the server stays up, and the next call works once the engine is back.
  */
+@ExtendWith(LeavesRealThingsUntouched.class)
 class FaultsIT {
   private static final String TOKEN = "mxp_" + "F".repeat(43);
-  private static RealThings before;
-
-  @BeforeAll
-  static void lookAtTheRealThings() throws Exception {
-    before = RealThings.look();
-  }
-
-  @AfterAll
-  static void theRealHomeAndSocketAreUntouched() throws Exception {
-    assertThat(RealThings.look()).isEqualTo(before);
-  }
 
   private static String toolError(JsonNode answer) {
     assertThat(answer.at("/result/isError").asBoolean(false)).as(answer.toString()).isTrue();

@@ -15,36 +15,35 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A seeded fuzz of {@code clique mcp}'s stdin: thousands of bad lines, and after every batch a ping
  * that must be answered. Every request with an id gets exactly one answer; stdout carries nothing
  * but JSON-RPC frames; the server exits 0 at the end of its input.
  */
+@ExtendWith(LeavesRealThingsUntouched.class)
 class HostileInputIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final long SEED = 20261130L;
   private static final int BATCHES = 40;
   private static final int LINES_PER_BATCH = 60;
 
-  private static RealThings before;
   private static ThrowawayEngine engine;
   private static String reader;
   private static String sessionId;
 
   @BeforeAll
   static void engineWithASession() throws Exception {
-    before = RealThings.look();
-    engine = ThrowawayEngine.prepare().start();
-    String admin = engine.mintToken("fuzz-admin", false);
-    reader = engine.mintToken("fuzz-reader", true);
-    sessionId = engine.createShell(admin, "fuzz-shell");
+    ThrowawayEngine.WithShell started = ThrowawayEngine.startWithShell("fuzz");
+    engine = started.engine();
+    reader = started.reader();
+    sessionId = started.sessionId();
   }
 
   @AfterAll
   static void cleanUp() throws Exception {
     engine.close();
-    assertThat(RealThings.look()).isEqualTo(before);
   }
 
   @Test

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** JSON-RPC over a spawned {@code clique mcp}'s stdin and stdout, as an MCP client speaks it. */
@@ -47,6 +49,15 @@ final class McpDialogue {
                 "clientInfo", Map.of("name", "conformance", "version", "0")));
     mcp.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
     return answer;
+  }
+
+  /** {@code tools/list}: the tool names, in the order the server lists them. */
+  List<String> toolNames() throws IOException, InterruptedException {
+    List<String> names = new ArrayList<>();
+    request("tools/list", null)
+        .at("/result/tools")
+        .forEach(tool -> names.add(tool.path("name").asText()));
+    return names;
   }
 
   JsonNode callTool(String name, Map<String, Object> arguments)

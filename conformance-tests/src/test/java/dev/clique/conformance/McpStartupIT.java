@@ -4,27 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** How {@code clique mcp} starts: refused without a token, and zero set-up with --embedded. */
+@ExtendWith(LeavesRealThingsUntouched.class)
 class McpStartupIT {
-  private static RealThings before;
-
-  @BeforeAll
-  static void lookAtTheRealThings() throws Exception {
-    before = RealThings.look();
-  }
-
-  @AfterAll
-  static void theRealHomeAndSocketAreUntouched() throws Exception {
-    assertThat(RealThings.look()).isEqualTo(before);
-  }
-
   @Test
   void withoutATokenItExitsOneAndSaysHowToMakeOne() throws Exception {
     try (ThrowawayEngine engine = ThrowawayEngine.prepare()) {
@@ -63,10 +50,7 @@ class McpStartupIT {
         assertThat(init.at("/result/capabilities/tools/listChanged").asBoolean(true)).isFalse();
         assertThat(init.at("/result/instructions").asText()).contains("never type");
 
-        JsonNode listed = dialogue.request("tools/list", null);
-        List<String> names = new ArrayList<>();
-        listed.at("/result/tools").forEach(tool -> names.add(tool.path("name").asText()));
-        assertThat(names)
+        assertThat(dialogue.toolNames())
             .containsExactly(
                 "list_sessions", "get_session", "wait", "preview_pane", "conversation");
 

@@ -22,35 +22,34 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Clients we did not write, each connecting to the built {@code bin/clique mcp} against a real
  * engine, listing the tools and calling all five; every result must pass the client's own
  * validation.
  */
+@ExtendWith(LeavesRealThingsUntouched.class)
 class ThirdPartyClientsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final List<String> FIVE =
       List.of("list_sessions", "get_session", "wait", "preview_pane", "conversation");
 
-  private static RealThings before;
   private static ThrowawayEngine engine;
   private static String reader;
   private static String sessionId;
 
   @BeforeAll
   static void engineWithASession() throws Exception {
-    before = RealThings.look();
-    engine = ThrowawayEngine.prepare().start();
-    String admin = engine.mintToken("clients-admin", false);
-    reader = engine.mintToken("clients-reader", true);
-    sessionId = engine.createShell(admin, "clients-shell");
+    ThrowawayEngine.WithShell started = ThrowawayEngine.startWithShell("clients");
+    engine = started.engine();
+    reader = started.reader();
+    sessionId = started.sessionId();
   }
 
   @AfterAll
   static void cleanUp() throws Exception {
     engine.close();
-    assertThat(RealThings.look()).isEqualTo(before);
   }
 
   private static Map<String, String> mcpEnv() {

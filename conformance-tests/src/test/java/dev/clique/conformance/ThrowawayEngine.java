@@ -89,6 +89,17 @@ final class ThrowawayEngine implements AutoCloseable {
     throw new AssertionError("clique serve did not answer /healthz in 30 s: " + serve.stderr());
   }
 
+  /** A running engine with one shell session, and an operator and a read-only token for it. */
+  record WithShell(ThrowawayEngine engine, String admin, String reader, String sessionId) {}
+
+  /** Starts an engine and makes one shell session through its API. */
+  static WithShell startWithShell(String name) throws IOException, InterruptedException {
+    ThrowawayEngine engine = prepare().start();
+    String admin = engine.mintToken(name + "-admin", false);
+    String reader = engine.mintToken(name + "-reader", true);
+    return new WithShell(engine, admin, reader, engine.createShell(admin, name));
+  }
+
   /** Kills the engine process at once (SIGKILL), as a crash would; tmux and its sessions stay. */
   void crash() throws InterruptedException {
     if (serve != null) {

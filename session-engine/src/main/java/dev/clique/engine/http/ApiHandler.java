@@ -518,8 +518,8 @@ public final class ApiHandler extends Handler.Abstract {
     }
   }
 
-  private static void send(
-      Response response, Callback callback, int status, String type, String body) {
+  /** Headers and body in one write, so a keep-alive client never waits on a delayed ACK. */
+  static void send(Response response, Callback callback, int status, String type, String body) {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     response.setStatus(status);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);

@@ -1,8 +1,5 @@
 package dev.clique.engine.http;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -26,13 +23,7 @@ final class PlainErrorHandler extends ErrorHandler {
     int status = badHost ? 403 : code;
     String type = badHost ? "text/plain; charset=utf-8" : "application/json; charset=utf-8";
     String body = badHost ? "host not allowed" : "{\"error\":\"" + words(status) + "\"}";
-    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    response.setStatus(status);
-    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
-    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
-    response.getHeaders().put("X-Content-Type-Options", "nosniff");
-    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
-    response.write(true, ByteBuffer.wrap(bytes), callback);
+    ApiHandler.send(response, callback, status, type, body);
   }
 
   private static String words(int status) {
