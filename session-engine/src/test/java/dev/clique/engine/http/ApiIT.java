@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.testing.TestEngine;
+import dev.clique.engine.token.MintedToken;
 import dev.clique.engine.token.Scope;
+import dev.clique.engine.token.TokenStore;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -160,6 +164,44 @@ class ApiIT {
     HttpResponse<String> gone =
         engine.send("GET", "/api/sessions/" + id + "/peek", readWrite, null);
     expect(gone, 404, "no such session");
+  }
+
+  @Test
+  void aTokenMintedOrRevokedByAnotherProcessCountsOnTheRunningEngineWithinASecond()
+      throws Exception {
+    TokenStore cli =
+        TokenStore.open(home.resolve("home").resolve("tokens.json"), Clock.systemUTC());
+    MintedToken minted = cli.create("late", EnumSet.of(Scope.READ), "");
+    assertThat(eventuallyStatus("/api/state", minted.secret(), 200)).isEqualTo(200);
+    cli.revoke(minted.token().id());
+    assertThat(eventuallyStatus("/api/state", minted.secret(), 401)).isEqualTo(401);
+  }
+
+  private static int eventuallyStatus(String path, String token, int wanted) throws Exception {
+    long deadline = System.nanoTime() + 1_000_000_000L;
+    int status;
+    do {
+      status = engine.send("GET", path, token, null).statusCode();
+      if (status == wanted) {
+        break;
+      }
+      Thread.sleep(50);
+    } while (System.nanoTime() < deadline);
+    return status;
+  }
+
+  @Test
+  void everythingUnderCliqueHomeIsPrivateToItsOwner() throws Exception {
+    create("modes");
+    engine.engine.tokens().flushUsage();
+    try (var paths = Files.walk(home.resolve("home"))) {
+      for (Path path : paths.toList()) {
+        String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+        assertThat(mode)
+            .as(path.toString())
+            .isEqualTo(Files.isDirectory(path) ? "rwx------" : "rw-------");
+      }
+    }
   }
 
   @Test
