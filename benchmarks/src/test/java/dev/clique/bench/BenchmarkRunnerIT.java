@@ -1,0 +1,41 @@
+package dev.clique.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The benchmark runner works, on its quick setting: every benchmark runs once and BENCHMARKS.md
+ * gets a row per figure. (Its figures mean nothing; the real run is {@code bin/benchmark}.)
+ */
+class BenchmarkRunnerIT {
+  @TempDir Path dir;
+
+  @Test
+  void theQuickSettingRunsEveryBenchmarkAndWritesTheReport() throws Exception {
+    Path launcher = Path.of(System.getProperty("clique.launcher", "../bin/clique"));
+    String echo =
+        Path.of(Echo.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    Path out = dir.resolve("BENCHMARKS.md");
+    int code =
+        BenchmarkRunner.run(
+            new Settings(true, launcher.toAbsolutePath(), echo), out, List.of(), System.err);
+    assertThat(code).isZero();
+    String report = Files.readString(out);
+    assertThat(report)
+        .contains("| cores | " + Runtime.getRuntime().availableProcessors() + " |")
+        .contains("cold start of `clique mcp`")
+        .contains("`list_sessions` with 50 sessions")
+        .contains("`preview_pane` (40 lines)")
+        .contains("first read")
+        .contains("JMH `jsonOfFiftySessions`")
+        .contains("quick setting");
+    long rows =
+        report.lines().filter(line -> line.startsWith("| ") && line.contains(" ms |")).count();
+    assertThat(rows).isGreaterThanOrEqualTo(10);
+  }
+}
