@@ -1,0 +1,313 @@
+package dev.clique.engine.session;
+
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.state.Signal;
+import dev.clique.engine.state.StateDetector;
+import dev.clique.engine.state.Verdict;
+import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.Tmux;
+import dev.clique.engine.tmux.TmuxException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the live snapshot of every session that {@code GET /api/state} is served from, and wakes
+ * the waits a change ends. One thread looks every {@value #TICK_MILLIS} ms:
+ *
+ * <ul>
+ *   <li>one {@code list-panes -a} for all panes, every {@value #LIST_HOT_MILLIS} ms while anything
+ *       moves (a wait pending, a pane busy, a shell running a command) and every {@value
+ *       #LIST_CALM_MILLIS} ms otherwise: output shows as a change of the pane's output mark;
+ *   <li>for shells that run or were just given a command, who holds the terminal, on every tick (a
+ *       file read, no process): this is what ends a wait for {@code idle} right after the command
+ *       exits;
+ *   <li>a capture of the visible screen only for the few sessions that need one (fallen quiet, or
+ *       proving a long stretch of output).
+ * </ul>
+ *
+ * <p>Memory and git status are slower facts: another thread gathers them every few seconds.
+ */
+final class SessionWatcher implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SessionWatcher.class);
+  static final long TICK_MILLIS = 50;
+  static final long LIST_HOT_MILLIS = 200;
+  static final long LIST_CALM_MILLIS = 500;
+  static final long STATS_MILLIS = 5_000;
+  static final long GIT_EVERY = 2; // stats rounds
+  private static final Duration GIT_TIMEOUT = Duration.ofSeconds(5);
+
+  /** One session as the snapshot holds it: its pane (null when none) and the verdict. */
+  record Live(PaneInfo pane, Verdict verdict) {
+    boolean alive() {
+      return pane != null && !pane.dead();
+    }
+  }
+
+  private final Tmux tmux;
+  private final StateDetector detector;
+  private final Supplier<List<SessionRecord>> records;
+  private final Function<String, CliDefinition> clis;
+  private final WaitRegistry waits;
+  private final Clock clock;
+  private final ScheduledExecutorService watch = daemon("session-watch");
+  private final ScheduledExecutorService stats = daemon("session-stats");
+  private final AtomicLong listSeq = new AtomicLong();
+  private final Object lock = new Object();
+  private long appliedSeq; // guarded by lock
+  private Map<String, PaneInfo> panes = Map.of(); // guarded by lock
+  private List<String> tracked = List.of(); // guarded by lock
+  private volatile Map<String, Live> live = Map.of();
+  private volatile Map<String, Long> rss = Map.of();
+  private final Map<String, GitStatus> git = new ConcurrentHashMap<>();
+  private long nextListAt; // watch thread only
+  private long statsRounds; // stats thread only
+  private volatile boolean listSoon;
+
+  SessionWatcher(
+      Tmux tmux,
+      StateDetector detector,
+      Supplier<List<SessionRecord>> records,
+      Function<String, CliDefinition> clis,
+      WaitRegistry waits,
+      Clock clock) {
+    this.tmux = tmux;
+    this.detector = detector;
+    this.records = records;
+    this.clis = clis;
+    this.waits = waits;
+    this.clock = clock;
+  }
+
+  void start() {
+    refreshNow();
+    watch.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    stats.scheduleWithFixedDelay(this::gatherStats, 0, STATS_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /** The snapshot: every session the records know, by id. */
+  Map<String, Live> live() {
+    return live;
+  }
+
+  long rss(String id) {
+    return rss.getOrDefault(id, 0L);
+  }
+
+  GitStatus git(String cwd) {
+    return git.getOrDefault(cwd, GitStatus.NONE);
+  }
+
+  /** Looks at tmux now (on the caller's thread), then publishes: after create, kill, delete. */
+  void refreshNow() {
+    track();
+    list();
+    publish();
+  }
+
+  /** Something was typed into session {@code id}. */
+  void input(String id) {
+    detector.input(id);
+    listSoon = true;
+    publish();
+  }
+
+  /** An attention signal for session {@code id}. */
+  void attention(String id, Signal signal) {
+    detector.attention(id, signal);
+    publish();
+  }
+
+  /** Publishes what the detector says now, without looking at tmux. */
+  void publish() {
+    List<String[]> changes = new ArrayList<>();
+    synchronized (lock) {
+      Map<String, Live> previous = live;
+      Map<String, Live> next = new LinkedHashMap<>();
+      for (String id : tracked) {
+        Live now = new Live(panes.get(id), detector.verdict(id));
+        next.put(id, now);
+        Live before = previous.get(id);
+        if (before == null || before.verdict().state() != now.verdict().state()) {
+          changes.add(new String[] {id, now.verdict().state().wireName()});
+        }
+      }
+      live = next;
+    }
+    for (String[] change : changes) {
+      waits.changed(change[0], change[1]);
+    }
+  }
+
+  /** One look: the watch thread calls it every tick; tests call it by hand. */
+  void tick() {
+    try {
+      long now = clock.millis();
+      List<String> ids = track();
+      boolean hot = listSoon || waits.pending() > 0;
+      for (int i = 0; i < ids.size() && !hot; i++) {
+        hot = detector.settling(ids.get(i));
+      }
+      boolean listed = false;
+      if (listSoon || now >= nextListAt) {
+        listSoon = false;
+        list();
+        listed = true;
+        nextListAt = now + (hot ? LIST_HOT_MILLIS : LIST_CALM_MILLIS);
+      }
+      Map<String, PaneInfo> current;
+      synchronized (lock) {
+        current = panes;
+      }
+      for (String id : ids) {
+        PaneInfo pane = current.get(id);
+        if (pane == null) {
+          continue;
+        }
+        boolean watched = waits.waitedOn(id);
+        if (detector.wantsForeground(id) && (listed || watched || detector.settling(id))) {
+          detector.foreground(id, tmux.foreground(pane));
+        }
+        if (watched && !listed && !processAlive(pane.pid())) {
+          listSoon = true; // gone between two lists: look again on the next tick
+        }
+      }
+      for (String id : ids) {
+        if (detector.needsScreen(id)) {
+          capture(id);
+        }
+      }
+      publish();
+    } catch (RuntimeException e) {
+      log.warn("watching the sessions failed once", e);
+    }
+  }
+
+  private List<String> track() {
+    List<SessionRecord> all = records.get();
+    List<String> ids = new ArrayList<>(all.size());
+    Set<String> known = new HashSet<>();
+    for (SessionRecord record : all) {
+      detector.track(record.id(), clis.apply(record.cli()));
+      ids.add(record.id());
+      known.add(record.id());
+    }
+    synchronized (lock) {
+      for (String id : tracked) {
+        if (!known.contains(id)) {
+          detector.forget(id);
+        }
+      }
+      tracked = List.copyOf(ids);
+    }
+    return ids;
+  }
+
+  private void list() {
+    long seq = listSeq.incrementAndGet();
+    List<PaneInfo> listed;
+    try {
+      listed = tmux.listPanes();
+    } catch (TmuxException e) {
+      log.debug("tmux list-panes failed: {}", e.getMessage());
+      return;
+    }
+    synchronized (lock) {
+      if (seq <= appliedSeq) {
+        return; // a newer look was applied meanwhile
+      }
+      appliedSeq = seq;
+      Map<String, PaneInfo> byId = new HashMap<>();
+      for (PaneInfo pane : listed) {
+        byId.put(pane.session(), pane);
+      }
+      panes = Map.copyOf(byId);
+      for (String id : tracked) {
+        detector.observe(id, byId.get(id));
+      }
+    }
+  }
+
+  private void capture(String id) {
+    try {
+      detector.screen(id, tmux.captureScreen(id));
+    } catch (TmuxException e) {
+      if (e.sessionGone()) {
+        listSoon = true;
+      } else {
+        log.debug("tmux capture-pane failed: {}", e.getMessage());
+      }
+    }
+  }
+
+  private static boolean processAlive(long pid) {
+    return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+  }
+
+  private void gatherStats() {
+    gatherStats(statsRounds++ % GIT_EVERY == 0);
+  }
+
+  /** Gathers memory and git status now (tests; the stats thread does it every few seconds). */
+  void gatherStatsNow() {
+    gatherStats(true);
+  }
+
+  private void gatherStats(boolean withGit) {
+    try {
+      Map<String, Live> now = live;
+      Map<Long, String> byPid = new HashMap<>();
+      for (Map.Entry<String, Live> entry : now.entrySet()) {
+        if (entry.getValue().alive()) {
+          byPid.put(entry.getValue().pane().pid(), entry.getKey());
+        }
+      }
+      Map<String, Long> next = new HashMap<>();
+      tmux.residentBytes(byPid.keySet()).forEach((pid, bytes) -> next.put(byPid.get(pid), bytes));
+      rss = Map.copyOf(next);
+      if (withGit) {
+        Set<String> cwds = new HashSet<>();
+        for (SessionRecord record : records.get()) {
+          cwds.add(record.cwd());
+        }
+        for (String cwd : cwds) {
+          git.put(cwd, GitStatus.of(Path.of(cwd), GIT_TIMEOUT));
+        }
+        git.keySet().retainAll(cwds);
+      }
+    } catch (RuntimeException e) {
+      log.warn("gathering memory and git status failed once", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    watch.shutdownNow();
+    stats.shutdownNow();
+  }
+
+  private static ScheduledExecutorService daemon(String name) {
+    return Executors.newSingleThreadScheduledExecutor(
+        r -> {
+          Thread thread = new Thread(r, name);
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+}
