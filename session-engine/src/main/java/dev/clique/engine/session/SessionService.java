@@ -1,5 +1,7 @@
 package dev.clique.engine.session;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.state.Signal;
@@ -36,6 +38,8 @@ public final class SessionService implements AutoCloseable {
   /** Peek reads this many history lines per line asked for: blank and frame lines drop out. */
   private static final int PEEK_HISTORY_FACTOR = 4;
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private final SessionStore store;
   private final Tmux tmux;
   private final CliCatalogue catalogue;
@@ -44,6 +48,7 @@ public final class SessionService implements AutoCloseable {
   private final Supplier<String> engineUrl;
   private final WaitRegistry waits;
   private final SessionWatcher watcher;
+  private volatile Listing listing;
 
   public SessionService(
       SessionStore store,
@@ -60,13 +65,7 @@ public final class SessionService implements AutoCloseable {
     this.engineUrl = engineUrl;
     this.waits = new WaitRegistry(clock);
     this.watcher =
-        new SessionWatcher(
-            tmux,
-            new StateDetector(clock),
-            store::all,
-            cli -> catalogue.find(cli).orElse(null),
-            waits,
-            clock);
+        new SessionWatcher(tmux, new StateDetector(clock), store::all, catalogue, waits, clock);
   }
 
   /** Picks up the sessions already running on the socket and starts keeping the snapshot. */
@@ -82,19 +81,37 @@ public final class SessionService implements AutoCloseable {
     return tmux;
   }
 
-  /** Every session, as {@code GET /api/state} shows it, oldest first. Served from memory. */
+  /**
+   * Every session, as {@code GET /api/state} shows it, oldest first. Served from memory: the list
+   * (and its JSON) is made again only when the records or the snapshot changed.
+   */
   public List<SessionView> sessions() {
-    Map<String, SessionWatcher.Live> now = watcher.live();
     List<SessionRecord> all = store.all();
+    SessionWatcher.Snapshot snapshot = watcher.snapshot();
+    Listing cached = listing;
+    if (cached != null && cached.snapshot == snapshot && cached.records.equals(all)) {
+      return cached.sessions;
+    }
     List<SessionView> views = new ArrayList<>(all.size());
     for (SessionRecord record : all) {
-      views.add(view(record, now.get(record.id())));
+      views.add(view(record, snapshot));
     }
-    return views;
+    SessionList sessions;
+    try {
+      sessions = new SessionList(views, JSON.writeValueAsString(views));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the sessions could not be written as JSON", e);
+    }
+    listing = new Listing(all, snapshot, sessions);
+    return sessions;
   }
 
+  /** The last answer of {@link #sessions()} and what it was made from. */
+  private record Listing(
+      List<SessionRecord> records, SessionWatcher.Snapshot snapshot, SessionList sessions) {}
+
   public Optional<SessionView> session(String id) {
-    return store.find(id).map(record -> view(record, watcher.live().get(id)));
+    return store.find(id).map(record -> view(record, watcher.snapshot()));
   }
 
   public Optional<SessionRecord> record(String id) {
@@ -241,7 +258,7 @@ public final class SessionService implements AutoCloseable {
    */
   public PaneLines peek(String id, int lines) throws SessionException {
     requireRecord(id);
-    SessionWatcher.Live live = watcher.live().get(id);
+    SessionWatcher.Live live = watcher.snapshot().live().get(id);
     if (live == null || !live.alive()) {
       return PaneLines.stopped();
     }
@@ -279,12 +296,12 @@ public final class SessionService implements AutoCloseable {
     if (store.find(id).isEmpty()) {
       return null;
     }
-    SessionWatcher.Live live = watcher.live().get(id);
+    SessionWatcher.Live live = watcher.snapshot().live().get(id);
     return live == null ? "stopped" : live.verdict().state().wireName();
   }
 
   private boolean alive(String id) {
-    SessionWatcher.Live live = watcher.live().get(id);
+    SessionWatcher.Live live = watcher.snapshot().live().get(id);
     return live != null && live.alive();
   }
 
@@ -316,13 +333,14 @@ public final class SessionService implements AutoCloseable {
     }
   }
 
-  private SessionView view(SessionRecord record, SessionWatcher.Live live) {
+  private SessionView view(SessionRecord record, SessionWatcher.Snapshot snapshot) {
+    SessionWatcher.Live live = snapshot.live().get(record.id());
     String label = catalogue.find(record.cli()).map(CliDefinition::label).orElse(record.cli());
     Path cwd = Path.of(record.cwd());
     String project = cwd.getFileName() == null ? record.cwd() : cwd.getFileName().toString();
     boolean alive = live != null && live.alive();
     Verdict verdict = live == null ? Verdict.STOPPED : live.verdict();
-    GitStatus git = watcher.git(record.cwd());
+    GitStatus git = snapshot.git().getOrDefault(record.cwd(), GitStatus.NONE);
     return new SessionView(
         record.id(),
         record.name(),
@@ -343,7 +361,7 @@ public final class SessionService implements AutoCloseable {
         verdict.signal().wireName(),
         verdict.saying(),
         verdict.state().wireName(),
-        alive ? watcher.rss(record.id()) : 0,
+        alive ? snapshot.rss().getOrDefault(record.id(), 0L) : 0,
         git.branch(),
         git.dirty());
   }

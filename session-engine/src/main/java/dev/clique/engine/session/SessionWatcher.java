@@ -1,6 +1,6 @@
 package dev.clique.engine.session;
 
-import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.state.Signal;
 import dev.clique.engine.state.StateDetector;
 import dev.clique.engine.state.Verdict;
@@ -11,18 +11,17 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>one {@code list-panes -a} for all panes, every {@value #LIST_HOT_MILLIS} ms while anything
- *       moves (a wait pending, a pane busy, a shell running a command) and every {@value
+ *       moves (a pane busy, a shell running or just given a command) and every {@value
  *       #LIST_CALM_MILLIS} ms otherwise: output shows as a change of the pane's output mark;
  *   <li>for shells that run or were just given a command, who holds the terminal, on every tick (a
  *       file read, no process): this is what ends a wait for {@code idle} right after the command
@@ -60,10 +59,22 @@ final class SessionWatcher implements AutoCloseable {
     }
   }
 
+  /**
+   * What is known of every session now; a new instance only when something in it changed, so a
+   * reader can tell a change by identity.
+   *
+   * @param live by session id
+   * @param rss resident bytes of each session's process tree, by session id
+   * @param git by working directory
+   */
+  record Snapshot(Map<String, Live> live, Map<String, Long> rss, Map<String, GitStatus> git) {
+    static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), Map.of());
+  }
+
   private final Tmux tmux;
   private final StateDetector detector;
   private final Supplier<List<SessionRecord>> records;
-  private final Function<String, CliDefinition> clis;
+  private final CliCatalogue catalogue;
   private final WaitRegistry waits;
   private final Clock clock;
   private final ScheduledExecutorService watch = daemon("session-watch");
@@ -73,9 +84,7 @@ final class SessionWatcher implements AutoCloseable {
   private long appliedSeq; // guarded by lock
   private Map<String, PaneInfo> panes = Map.of(); // guarded by lock
   private List<String> tracked = List.of(); // guarded by lock
-  private volatile Map<String, Live> live = Map.of();
-  private volatile Map<String, Long> rss = Map.of();
-  private final Map<String, GitStatus> git = new ConcurrentHashMap<>();
+  private volatile Snapshot snapshot = Snapshot.EMPTY; // replaced under lock
   private long nextListAt; // watch thread only
   private long statsRounds; // stats thread only
   private volatile boolean listSoon;
@@ -84,13 +93,13 @@ final class SessionWatcher implements AutoCloseable {
       Tmux tmux,
       StateDetector detector,
       Supplier<List<SessionRecord>> records,
-      Function<String, CliDefinition> clis,
+      CliCatalogue catalogue,
       WaitRegistry waits,
       Clock clock) {
     this.tmux = tmux;
     this.detector = detector;
     this.records = records;
-    this.clis = clis;
+    this.catalogue = catalogue;
     this.waits = waits;
     this.clock = clock;
   }
@@ -101,17 +110,9 @@ final class SessionWatcher implements AutoCloseable {
     stats.scheduleWithFixedDelay(this::gatherStats, 0, STATS_MILLIS, TimeUnit.MILLISECONDS);
   }
 
-  /** The snapshot: every session the records know, by id. */
-  Map<String, Live> live() {
-    return live;
-  }
-
-  long rss(String id) {
-    return rss.getOrDefault(id, 0L);
-  }
-
-  GitStatus git(String cwd) {
-    return git.getOrDefault(cwd, GitStatus.NONE);
+  /** The snapshot: every session the records know. */
+  Snapshot snapshot() {
+    return snapshot;
   }
 
   /** Looks at tmux now (on the caller's thread), then publishes: after create, kill, delete. */
@@ -138,7 +139,7 @@ final class SessionWatcher implements AutoCloseable {
   void publish() {
     List<String[]> changes = new ArrayList<>();
     synchronized (lock) {
-      Map<String, Live> previous = live;
+      Map<String, Live> previous = snapshot.live();
       Map<String, Live> next = new LinkedHashMap<>();
       for (String id : tracked) {
         Live now = new Live(panes.get(id), detector.verdict(id));
@@ -148,7 +149,9 @@ final class SessionWatcher implements AutoCloseable {
           changes.add(new String[] {id, now.verdict().state().wireName()});
         }
       }
-      live = next;
+      if (!next.equals(previous)) {
+        snapshot = new Snapshot(Collections.unmodifiableMap(next), snapshot.rss(), snapshot.git());
+      }
     }
     for (String[] change : changes) {
       waits.changed(change[0], change[1]);
@@ -160,7 +163,9 @@ final class SessionWatcher implements AutoCloseable {
     try {
       long now = clock.millis();
       List<String> ids = track();
-      boolean hot = listSoon || waits.pending() > 0;
+      // A pending wait alone does not make it hot: what ends a wait on a calm session is seen at
+      // the calm pace, and input from the API marks its session at once.
+      boolean hot = listSoon;
       for (int i = 0; i < ids.size() && !hot; i++) {
         hot = detector.settling(ids.get(i));
       }
@@ -177,15 +182,10 @@ final class SessionWatcher implements AutoCloseable {
       }
       for (String id : ids) {
         PaneInfo pane = current.get(id);
-        if (pane == null) {
-          continue;
-        }
-        boolean watched = waits.waitedOn(id);
-        if (detector.wantsForeground(id) && (listed || watched || detector.settling(id))) {
+        // A shell that may give the terminal back any moment is probed on every tick; the others
+        // when the panes are listed (a session stopping shows there too).
+        if (pane != null && detector.wantsForeground(id) && (listed || detector.settling(id))) {
           detector.foreground(id, tmux.foreground(pane));
-        }
-        if (watched && !listed && !processAlive(pane.pid())) {
-          listSoon = true; // gone between two lists: look again on the next tick
         }
       }
       for (String id : ids) {
@@ -204,7 +204,7 @@ final class SessionWatcher implements AutoCloseable {
     List<String> ids = new ArrayList<>(all.size());
     Set<String> known = new HashSet<>();
     for (SessionRecord record : all) {
-      detector.track(record.id(), clis.apply(record.cli()));
+      detector.track(record.id(), catalogue.find(record.cli()).orElse(null));
       ids.add(record.id());
       known.add(record.id());
     }
@@ -256,10 +256,6 @@ final class SessionWatcher implements AutoCloseable {
     }
   }
 
-  private static boolean processAlive(long pid) {
-    return pid > 0 && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-  }
-
   private void gatherStats() {
     gatherStats(statsRounds++ % GIT_EVERY == 0);
   }
@@ -271,25 +267,30 @@ final class SessionWatcher implements AutoCloseable {
 
   private void gatherStats(boolean withGit) {
     try {
-      Map<String, Live> now = live;
       Map<Long, String> byPid = new HashMap<>();
-      for (Map.Entry<String, Live> entry : now.entrySet()) {
+      for (Map.Entry<String, Live> entry : snapshot.live().entrySet()) {
         if (entry.getValue().alive()) {
           byPid.put(entry.getValue().pane().pid(), entry.getKey());
         }
       }
-      Map<String, Long> next = new HashMap<>();
-      tmux.residentBytes(byPid.keySet()).forEach((pid, bytes) -> next.put(byPid.get(pid), bytes));
-      rss = Map.copyOf(next);
+      Map<String, Long> rss = new HashMap<>();
+      tmux.residentBytes(byPid.keySet()).forEach((pid, bytes) -> rss.put(byPid.get(pid), bytes));
+      Map<String, GitStatus> git = null;
       if (withGit) {
-        Set<String> cwds = new HashSet<>();
+        git = new HashMap<>();
         for (SessionRecord record : records.get()) {
-          cwds.add(record.cwd());
+          if (!git.containsKey(record.cwd())) {
+            git.put(record.cwd(), GitStatus.of(Path.of(record.cwd()), GIT_TIMEOUT));
+          }
         }
-        for (String cwd : cwds) {
-          git.put(cwd, GitStatus.of(Path.of(cwd), GIT_TIMEOUT));
+        catalogue.refreshInstalled();
+      }
+      synchronized (lock) {
+        Snapshot now = snapshot;
+        Map<String, GitStatus> nextGit = git == null ? now.git() : git;
+        if (!rss.equals(now.rss()) || !nextGit.equals(now.git())) {
+          snapshot = new Snapshot(now.live(), Map.copyOf(rss), Map.copyOf(nextGit));
         }
-        git.keySet().retainAll(cwds);
       }
     } catch (RuntimeException e) {
       log.warn("gathering memory and git status failed once", e);

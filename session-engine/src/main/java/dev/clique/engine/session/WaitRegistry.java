@@ -105,20 +105,6 @@ final class WaitRegistry implements AutoCloseable {
     return pending.get();
   }
 
-  /** Whether anyone waits on session {@code id}. */
-  boolean waitedOn(String id) {
-    Map<String, Set<PendingWait>> byState = index.get(id);
-    if (byState == null) {
-      return false;
-    }
-    for (Set<PendingWait> waits : byState.values()) {
-      if (!waits.isEmpty()) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   @Override
   public void close() {
     timer.shutdownNow();

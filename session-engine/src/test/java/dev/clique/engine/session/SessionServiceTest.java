@@ -3,6 +3,7 @@ package dev.clique.engine.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.testing.FakeTmux;
 import dev.clique.engine.testing.MutableClock;
@@ -13,6 +14,8 @@ import dev.clique.engine.token.TokenStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -181,6 +184,25 @@ class SessionServiceTest {
     }
     assertThat(tmux.listCalls()).isEqualTo(lists);
     assertThat(tmux.captureCalls()).isEqualTo(captures);
+  }
+
+  @Test
+  void theStateJsonIsWrittenOncePerChangeAndIsTheJsonOfTheViews() throws Exception {
+    String id = service.create(new NewSession("agent", dir.toString(), null, null)).id();
+    run(3_000);
+    List<SessionView> first = service.sessions();
+    assertThat(service.sessions()).as("nothing changed").isSameAs(first);
+    ObjectMapper json = new ObjectMapper();
+    assertThat(json.writeValueAsString(Map.of("sessions", first)))
+        .isEqualTo(json.writeValueAsString(Map.of("sessions", new ArrayList<>(first))));
+
+    tmux.print(id, "hello");
+    run(300);
+    List<SessionView> next = service.sessions();
+    assertThat(next).isNotSameAs(first);
+    assertThat(next.get(0).state()).isEqualTo("working");
+    assertThat(json.readTree(json.writeValueAsString(next)).get(0).get("state").asText())
+        .isEqualTo("working");
   }
 
   @Test
