@@ -266,8 +266,9 @@ public final class ApiHandler extends Handler.Abstract {
     long millis = (long) (timeout * 1000);
     CompletableFuture<WaitOutcome> pending = call(() -> sessions.await(id, wanted, millis));
     if (!pending.isDone()) {
-      // The wait's own timer ends it: the connection's idle time-out must not, and a client that
-      // goes away takes its wait with it.
+      // The wait's own timer ends it, not the connection's idle time-out. A failure Jetty reports
+      // (a server stop, a reset) cancels it; an HTTP/1.1 client that hangs up is only noticed
+      // when the answer is written, at the latest when the wait times out.
       request.addIdleTimeoutListener(idle -> false);
       request.addFailureListener(failure -> pending.cancel(false));
     }
