@@ -33,6 +33,11 @@ class StateFileCrashIT {
       assertThat(loaded).as("after kill -9 in round %d", round).containsAll(acknowledged);
     }
     assertThat(acknowledged).hasSizeGreaterThan(150);
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .as("the temporary file a kill left behind is swept at the next open")
+          .containsExactlyInAnyOrder("state.json", "state.json.bak");
+    }
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
     assertThat(
