@@ -126,8 +126,8 @@ class PeekAndWaitIT {
     assertThat(body.get("id").asText()).isEqualTo(id);
     assertThat(body.get("state").asText()).isEqualTo("idle");
     assertThat(body.get("matched").asBoolean()).isTrue();
-    assertThat(seconds).as("woken soon after sleep 1 ends, never before").isBetween(0.9, 1.8);
-    assertThat(body.get("waited").asDouble()).isBetween(0.8, 1.8);
+    assertThat(seconds).as("woken soon after sleep 1 ends, never before").isBetween(0.9, 3.0);
+    assertThat(body.get("waited").asDouble()).isBetween(0.8, 3.0);
   }
 
   @Test
@@ -188,7 +188,7 @@ class PeekAndWaitIT {
 
     Answer late = api.get("/api/sessions/" + id + "/wait?for=error&timeout=0.5");
     assertThat(late.body().get("matched").asBoolean()).isFalse();
-    assertThat(late.body().get("waited").asDouble()).isBetween(0.4, 1.0);
+    assertThat(late.body().get("waited").asDouble()).isBetween(0.4, 2.0);
   }
 
   @Test
