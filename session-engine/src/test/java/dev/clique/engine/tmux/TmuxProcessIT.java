@@ -2,6 +2,7 @@ package dev.clique.engine.tmux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clique.engine.testing.TmuxSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ class TmuxProcessIT {
   @AfterEach
   void killOwnServer() {
     tmux.killServer();
+    TmuxSandbox.removeSocketFile(tmux.socket());
   }
 
   @Test
