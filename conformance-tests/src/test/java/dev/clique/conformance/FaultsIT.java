@@ -58,6 +58,12 @@ class FaultsIT {
       String admin = engine.mintToken("faults-admin", false);
       String token = engine.mintToken("faults-reader", true);
       String id = engine.createShell(admin, "survivor");
+      // A silent foreground command keeps the shell working, so the wait below stays pending.
+      assertThat(
+              engine
+                  .post("/api/sessions/" + id + "/send", admin, "{\"text\":\"sleep 60\"}")
+                  .statusCode())
+          .isEqualTo(200);
       Map<String, String> env = engine.env();
       env.put("CLIQUE_URL", engine.url);
       env.put("CLIQUE_TOKEN", token);

@@ -90,7 +90,9 @@ public final class Engine implements AutoCloseable {
     CliCatalogue catalogue = CliCatalogue.load(home.clisFile(), env);
     SessionStore store = SessionStore.open(home.stateFile());
 
-    QueuedThreadPool threads = new QueuedThreadPool(32, 2);
+    // Waits hold no thread, and two cores gain nothing from more: a burst of connections must not
+    // leave dozens of idle threads behind.
+    QueuedThreadPool threads = new QueuedThreadPool(16, 2);
     threads.setName("engine-http");
     threads.setDaemon(true);
     Server server = new Server(threads);

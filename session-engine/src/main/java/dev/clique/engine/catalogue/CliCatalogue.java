@@ -28,9 +28,13 @@ public final class CliCatalogue {
   private final Map<String, CliDefinition> clis;
   private final List<Path> searchPath;
 
+  // Looking a binary up costs a few dozen failed stat calls: GET /api/state must not pay them.
+  private volatile Map<String, Boolean> installed;
+
   private CliCatalogue(Map<String, CliDefinition> clis, List<Path> searchPath) {
     this.clis = clis;
     this.searchPath = searchPath;
+    refreshInstalled();
   }
 
   /** The bundled catalogue with the override file (if it exists) applied on top. */
@@ -66,8 +70,22 @@ public final class CliCatalogue {
     return cli.resolve(searchPath);
   }
 
+  /**
+   * Whether the CLI's binary was found when last looked up ({@link #refreshInstalled}); starting a
+   * session looks it up afresh.
+   */
   public boolean installed(CliDefinition cli) {
-    return resolve(cli).isPresent();
+    Boolean known = installed.get(cli.id());
+    return known != null ? known : resolve(cli).isPresent();
+  }
+
+  /** Looks every CLI's binary up again (the engine does it every few seconds, off requests). */
+  public void refreshInstalled() {
+    Map<String, Boolean> next = new LinkedHashMap<>();
+    for (CliDefinition cli : clis.values()) {
+      next.put(cli.id(), resolve(cli).isPresent());
+    }
+    installed = Map.copyOf(next);
   }
 
   private static void merge(Map<String, CliDefinition> into, JsonNode root) {

@@ -6,14 +6,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.session.NewSession;
-import dev.clique.engine.session.PaneText;
+import dev.clique.engine.session.PaneLines;
 import dev.clique.engine.session.SessionException;
 import dev.clique.engine.session.SessionRecord;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionView;
 import dev.clique.engine.session.WaitOutcome;
 import dev.clique.engine.state.SessionState;
-import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
 import dev.clique.engine.token.TokenStore;
@@ -35,6 +34,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
@@ -281,24 +282,16 @@ public final class ApiHandler extends Handler.Abstract {
         throw ApiError.badRequest("lines must be a number");
       }
     }
-    existing(id);
-    Optional<SessionView> view = sessions.session(id);
+    int wanted = lines;
+    PaneLines pane = call(() -> sessions.peek(id, wanted));
     Map<String, Object> answer = new LinkedHashMap<>();
-    if (view.isEmpty() || !view.get().alive()) {
-      answer.put("lines", List.of());
-      answer.put("alive", false);
+    answer.put("lines", pane.lines());
+    answer.put("alive", pane.alive());
+    if (pane.alive()) {
+      answer.put("activity", pane.activity());
+    } else {
       answer.put("activity", 0);
-      return answer;
     }
-    String captured;
-    try {
-      captured = sessions.tmux().capturePane(id, Math.max(lines * 4, 100));
-    } catch (TmuxException e) {
-      throw new ApiError(500, "the pane could not be read");
-    }
-    answer.put("lines", PaneText.lastLines(captured, lines));
-    answer.put("alive", true);
-    answer.put("activity", view.get().activity());
     return answer;
   }
 
@@ -328,15 +321,24 @@ public final class ApiHandler extends Handler.Abstract {
       wanted.add(state);
     }
     long millis = (long) (timeout * 1000);
-    call(() -> sessions.await(id, wanted, millis))
-        .whenComplete(
-            (outcome, failure) -> {
-              if (failure != null) {
-                error(response, callback, 500, "internal error");
-                return;
-              }
-              ok(response, callback, waitAnswer(outcome));
-            });
+    CompletableFuture<WaitOutcome> pending = call(() -> sessions.await(id, wanted, millis));
+    if (!pending.isDone()) {
+      // The wait's own timer ends it, not the connection's idle time-out. A failure Jetty reports
+      // (a server stop, a reset) cancels it; an HTTP/1.1 client that hangs up is only noticed
+      // when the answer is written, at the latest when the wait times out.
+      request.addIdleTimeoutListener(idle -> false);
+      request.addFailureListener(failure -> pending.cancel(false));
+    }
+    pending.whenComplete(
+        (outcome, failure) -> {
+          if (failure instanceof CancellationException) {
+            callback.failed(failure);
+          } else if (failure != null) {
+            error(response, callback, 500, "internal error");
+          } else {
+            ok(response, callback, waitAnswer(outcome));
+          }
+        });
   }
 
   private static Map<String, Object> waitAnswer(WaitOutcome outcome) {

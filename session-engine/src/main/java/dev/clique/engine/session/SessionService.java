@@ -1,9 +1,12 @@
 package dev.clique.engine.session;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
-import dev.clique.engine.state.SessionState;
-import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.state.Signal;
+import dev.clique.engine.state.StateDetector;
+import dev.clique.engine.state.Verdict;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.token.MintedToken;
@@ -14,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,22 +24,21 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sessions: their records, their tmux sessions, and a live snapshot of their panes that {@code
- * GET /api/state} is served from.
+ * The sessions: their records, their tmux sessions, and the live snapshot of their panes that
+ * {@code GET /api/state} is served from (see {@link SessionWatcher}).
  */
 public final class SessionService implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SessionService.class);
-  private static final long BUSY_SECONDS = 2;
-  private static final long REFRESH_MILLIS = 250;
+
+  /** Peek reads this many history lines per line asked for: blank and frame lines drop out. */
+  private static final int PEEK_HISTORY_FACTOR = 4;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final SessionStore store;
   private final Tmux tmux;
@@ -45,13 +46,9 @@ public final class SessionService implements AutoCloseable {
   private final TokenStore tokens;
   private final Clock clock;
   private final Supplier<String> engineUrl;
-  private final ScheduledExecutorService refresher;
-  private volatile Map<String, PaneInfo> panes = Map.of();
-  private final Set<PendingWait> waits = ConcurrentHashMap.newKeySet();
-  private final Map<String, Signal> signals = new ConcurrentHashMap<>();
-
-  /** An attention signal and when it was given (unix seconds). */
-  private record Signal(String state, double at) {}
+  private final WaitRegistry waits;
+  private final SessionWatcher watcher;
+  private volatile Listing listing;
 
   public SessionService(
       SessionStore store,
@@ -66,20 +63,14 @@ public final class SessionService implements AutoCloseable {
     this.tokens = tokens;
     this.clock = clock;
     this.engineUrl = engineUrl;
-    this.refresher =
-        Executors.newSingleThreadScheduledExecutor(
-            r -> {
-              Thread thread = new Thread(r, "session-refresh");
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.waits = new WaitRegistry(clock);
+    this.watcher =
+        new SessionWatcher(tmux, new StateDetector(clock), store::all, catalogue, waits, clock);
   }
 
-  /** Starts keeping the pane snapshot fresh. */
+  /** Picks up the sessions already running on the socket and starts keeping the snapshot. */
   public void start() {
-    refresh();
-    refresher.scheduleWithFixedDelay(
-        this::refresh, REFRESH_MILLIS, REFRESH_MILLIS, TimeUnit.MILLISECONDS);
+    watcher.start();
   }
 
   public CliCatalogue catalogue() {
@@ -90,18 +81,37 @@ public final class SessionService implements AutoCloseable {
     return tmux;
   }
 
-  /** Every session, as {@code GET /api/state} shows it, oldest first. */
+  /**
+   * Every session, as {@code GET /api/state} shows it, oldest first. Served from memory: the list
+   * (and its JSON) is made again only when the records or the snapshot changed.
+   */
   public List<SessionView> sessions() {
-    Map<String, PaneInfo> now = panes;
-    List<SessionView> views = new ArrayList<>();
-    for (SessionRecord record : store.all()) {
-      views.add(view(record, now.get(record.id())));
+    List<SessionRecord> all = store.all();
+    SessionWatcher.Snapshot snapshot = watcher.snapshot();
+    Listing cached = listing;
+    if (cached != null && cached.snapshot == snapshot && cached.records.equals(all)) {
+      return cached.sessions;
     }
-    return views;
+    List<SessionView> views = new ArrayList<>(all.size());
+    for (SessionRecord record : all) {
+      views.add(view(record, snapshot));
+    }
+    SessionList sessions;
+    try {
+      sessions = new SessionList(views, JSON.writeValueAsString(views));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("the sessions could not be written as JSON", e);
+    }
+    listing = new Listing(all, snapshot, sessions);
+    return sessions;
   }
 
+  /** The last answer of {@link #sessions()} and what it was made from. */
+  private record Listing(
+      List<SessionRecord> records, SessionWatcher.Snapshot snapshot, SessionList sessions) {}
+
   public Optional<SessionView> session(String id) {
-    return store.find(id).map(record -> view(record, panes.get(id)));
+    return store.find(id).map(record -> view(record, watcher.snapshot()));
   }
 
   public Optional<SessionRecord> record(String id) {
@@ -152,16 +162,23 @@ public final class SessionService implements AutoCloseable {
       store.put(record);
     } catch (IOException e) {
       quietKill(id);
+      quietRevoke(id);
       throw new SessionException(
           SessionException.Kind.FAILED, "the session could not be saved: " + e.getMessage(), e);
     }
-    refresh();
+    watcher.refreshNow();
     return record;
   }
 
+  /**
+   * Types {@code text} literally (never as key names) and then presses Enter unless {@code enter}
+   * is false; or, when {@code key} is given, presses that one named key.
+   */
   public void send(String id, String text, boolean enter, String key) throws SessionException {
     requireRecord(id);
     requireAlive(id);
+    // Marked first, so no look between the keys and the mark can call the session idle.
+    watcher.input(id);
     try {
       if (key != null) {
         tmux.sendKey(id, key);
@@ -177,30 +194,28 @@ public final class SessionService implements AutoCloseable {
   }
 
   /**
-   * Records what a session's own hooks report: {@code waiting} or {@code error} until the pane
-   * prints again, or {@code clear}.
+   * Records an attention signal from the session's hooks: {@code waiting}, {@code error}, or {@code
+   * clear}. The signal holds until the pane prints again.
    */
   public void attention(String id, String state) throws SessionException {
     requireRecord(id);
-    if (state.equals("clear")) {
-      signals.remove(id);
-    } else {
-      signals.put(id, new Signal(state, clock.millis() / 1000.0));
-    }
-    wakeWaits();
+    Signal signal =
+        Signal.fromRequest(state).orElseThrow(() -> bad("state must be waiting, error or clear"));
+    watcher.attention(id, signal);
   }
 
-  /** Stops the tmux session and keeps the record. */
+  /** Stops the tmux session and keeps the record (state {@code stopped}). */
   public void kill(String id) throws SessionException {
     requireRecord(id);
     quietKill(id);
-    refresh();
+    watcher.refreshNow();
   }
 
   /** Relaunches a stopped session under the same id. */
   public void restart(String id) throws SessionException {
     SessionRecord record = requireRecord(id);
-    if (panes.containsKey(id)) {
+    watcher.refreshNow();
+    if (alive(id)) {
       throw bad("session is already running");
     }
     CliDefinition cli =
@@ -208,104 +223,86 @@ public final class SessionService implements AutoCloseable {
     Path binary =
         catalogue.resolve(cli).orElseThrow(() -> bad("CLI " + cli.id() + " is not installed"));
     launch(record, cli, binary, true);
-    refresh();
+    watcher.refreshNow();
   }
 
-  /** Kills the session and forgets it, with its session-bound tokens. */
+  /** Kills the session and forgets it, with its session-bound tokens; its waits answer gone. */
   public void delete(String id) throws SessionException {
     requireRecord(id);
     quietKill(id);
     try {
       store.remove(id);
-      wakeWaits();
-      tokens.revokeSession(id);
     } catch (IOException e) {
       throw new SessionException(
           SessionException.Kind.FAILED, "the session could not be removed: " + e.getMessage(), e);
     }
-    refresh();
+    waits.gone(id);
+    quietRevoke(id);
+    watcher.refreshNow();
   }
 
   /**
-   * Completes when the session's state is one of {@code states} or {@code timeoutMillis} pass.
-   * Holds no thread while it waits: every refresh checks the pending waits.
+   * Completes when the session's state is one of {@code states}, or with {@code matched: false}
+   * when {@code timeoutMillis} pass (0: at once) or the session is deleted ({@code gone}). Holds no
+   * thread while it waits: the state change itself completes it.
    */
   public CompletableFuture<WaitOutcome> await(String id, Set<String> states, long timeoutMillis)
       throws SessionException {
     requireRecord(id);
-    PendingWait wait = new PendingWait(id, states, System.nanoTime());
-    if (wait.check()) {
-      return wait.future;
+    return waits.await(id, Set.copyOf(states), timeoutMillis, this::stateOf);
+  }
+
+  /**
+   * The last {@code lines} lines of the pane as text ({@link PaneText}); a stopped session has
+   * none.
+   */
+  public PaneLines peek(String id, int lines) throws SessionException {
+    requireRecord(id);
+    SessionWatcher.Live live = watcher.snapshot().live().get(id);
+    if (live == null || !live.alive()) {
+      return PaneLines.stopped();
     }
-    waits.add(wait);
-    refresher.schedule(() -> wait.expire(), timeoutMillis, TimeUnit.MILLISECONDS);
-    wait.future.whenComplete((outcome, error) -> waits.remove(wait));
-    return wait.future;
+    String captured;
+    try {
+      captured = tmux.capturePane(id, Math.max(lines * PEEK_HISTORY_FACTOR, 100));
+    } catch (TmuxException e) {
+      if (e.sessionGone()) {
+        watcher.refreshNow();
+        return PaneLines.stopped();
+      }
+      throw new SessionException(
+          SessionException.Kind.FAILED, "the pane could not be read: " + e.getMessage(), e);
+    }
+    return new PaneLines(
+        PaneText.lastLines(captured, lines), true, seconds(live.verdict().lastOutputMillis()));
+  }
+
+  /** Looks at tmux now instead of at the next tick. */
+  public void refresh() {
+    watcher.refreshNow();
   }
 
   @Override
   public void close() {
-    refresher.shutdownNow();
-    for (PendingWait wait : waits) {
-      wait.future.cancel(false);
-    }
+    watcher.close();
+    waits.close();
   }
 
-  private void wakeWaits() {
-    for (PendingWait wait : waits) {
-      wait.check();
-    }
+  SessionWatcher watcher() {
+    return watcher;
   }
 
-  private final class PendingWait {
-    final String id;
-    final Set<String> states;
-    final long startNanos;
-    final CompletableFuture<WaitOutcome> future = new CompletableFuture<>();
-
-    PendingWait(String id, Set<String> states, long startNanos) {
-      this.id = id;
-      this.states = states;
-      this.startNanos = startNanos;
+  private String stateOf(String id) {
+    if (store.find(id).isEmpty()) {
+      return null;
     }
-
-    /** Completes the wait when the state matches (or the session is gone); true if done. */
-    boolean check() {
-      Optional<SessionView> view = session(id);
-      if (view.isEmpty()) {
-        return future.complete(new WaitOutcome(id, "gone", false, waited()));
-      }
-      String state = view.get().state();
-      if (states.contains(state)) {
-        return future.complete(new WaitOutcome(id, state, true, waited()));
-      }
-      return future.isDone();
-    }
-
-    void expire() {
-      String state = session(id).map(SessionView::state).orElse("gone");
-      future.complete(new WaitOutcome(id, state, false, waited()));
-    }
-
-    double waited() {
-      return Math.round((System.nanoTime() - startNanos) / 1e8) / 10.0;
-    }
+    SessionWatcher.Live live = watcher.snapshot().live().get(id);
+    return live == null ? "stopped" : live.verdict().state().wireName();
   }
 
-  /** Re-reads every pane in one tmux call. */
-  public void refresh() {
-    try {
-      Map<String, PaneInfo> next = new HashMap<>();
-      for (PaneInfo pane : tmux.listPanes()) {
-        next.put(pane.session(), pane);
-      }
-      panes = Map.copyOf(next);
-      wakeWaits();
-    } catch (TmuxException e) {
-      log.debug("tmux list-panes failed: {}", e.getMessage());
-    } catch (RuntimeException e) {
-      log.warn("pane refresh failed", e);
-    }
+  private boolean alive(String id) {
+    SessionWatcher.Live live = watcher.snapshot().live().get(id);
+    return live != null && live.alive();
   }
 
   private void launch(SessionRecord record, CliDefinition cli, Path binary, boolean resume)
@@ -336,24 +333,14 @@ public final class SessionService implements AutoCloseable {
     }
   }
 
-  private SessionView view(SessionRecord record, PaneInfo pane) {
+  private SessionView view(SessionRecord record, SessionWatcher.Snapshot snapshot) {
+    SessionWatcher.Live live = snapshot.live().get(record.id());
     String label = catalogue.find(record.cli()).map(CliDefinition::label).orElse(record.cli());
     Path cwd = Path.of(record.cwd());
     String project = cwd.getFileName() == null ? record.cwd() : cwd.getFileName().toString();
-    boolean alive = pane != null && !pane.dead();
-    long now = clock.millis() / 1000;
-    boolean busy = alive && now - pane.activity() <= BUSY_SECONDS;
-    Signal signal = signals.get(record.id());
-    // A signal holds until the pane prints again.
-    boolean signalled = alive && !busy && signal != null && pane.activity() <= signal.at();
-    SessionState state =
-        !alive
-            ? SessionState.STOPPED
-            : busy
-                ? SessionState.WORKING
-                : signalled
-                    ? SessionState.fromWire(signal.state()).orElse(SessionState.IDLE)
-                    : SessionState.IDLE;
+    boolean alive = live != null && live.alive();
+    Verdict verdict = live == null ? Verdict.STOPPED : live.verdict();
+    GitStatus git = snapshot.git().getOrDefault(record.cwd(), GitStatus.NONE);
     return new SessionView(
         record.id(),
         record.name(),
@@ -365,18 +352,22 @@ public final class SessionService implements AutoCloseable {
         record.mode(),
         record.created(),
         alive,
-        alive && pane.attached(),
-        alive ? pane.command() : null,
-        pane == null ? 0 : pane.activity(),
-        pane == null ? 0 : pane.cols(),
-        pane == null ? 0 : pane.rows(),
-        busy,
-        signalled ? signal.state() : "",
-        "",
-        state.wireName(),
-        0,
-        "",
-        0);
+        alive && live.pane().attached(),
+        alive ? live.pane().command() : null,
+        seconds(verdict.lastOutputMillis()),
+        alive ? live.pane().cols() : 0,
+        alive ? live.pane().rows() : 0,
+        verdict.busy(),
+        verdict.signal().wireName(),
+        verdict.saying(),
+        verdict.state().wireName(),
+        alive ? snapshot.rss().getOrDefault(record.id(), 0L) : 0,
+        git.branch(),
+        git.dirty());
+  }
+
+  private static double seconds(long millis) {
+    return millis / 1000.0;
   }
 
   private SessionRecord requireRecord(String id) throws SessionException {
@@ -387,9 +378,9 @@ public final class SessionService implements AutoCloseable {
   }
 
   private void requireAlive(String id) throws SessionException {
-    if (!panes.containsKey(id)) {
-      refresh();
-      if (!panes.containsKey(id)) {
+    if (!alive(id)) {
+      watcher.refreshNow();
+      if (!alive(id)) {
         throw bad("session is not running");
       }
     }

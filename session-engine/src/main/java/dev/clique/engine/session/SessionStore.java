@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.home.AtomicFile;
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -33,6 +35,7 @@ public final class SessionStore {
 
   public static SessionStore open(Path file) {
     SessionStore store = new SessionStore(file);
+    store.sweepTemporaryFiles();
     store.load();
     return store;
   }
@@ -67,6 +70,27 @@ public final class SessionStore {
     AtomicFile.write(file, json.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
     records.clear();
     records.putAll(next);
+  }
+
+  /**
+   * A writer killed mid-write (kill -9, power loss) leaves its temporary file behind; the engine is
+   * the only writer of its state file, so at start-up every such file is a leftover.
+   */
+  private void sweepTemporaryFiles() {
+    Path dir = file.toAbsolutePath().getParent();
+    String prefix = "." + file.getFileName() + ".";
+    try (DirectoryStream<Path> leftovers =
+        Files.newDirectoryStream(
+            dir,
+            p ->
+                p.getFileName().toString().startsWith(prefix)
+                    && p.getFileName().toString().endsWith(".tmp"))) {
+      for (Path leftover : leftovers) {
+        Files.deleteIfExists(leftover);
+      }
+    } catch (IOException e) {
+      log.debug("could not sweep temporary files next to {}: {}", file, e.getMessage());
+    }
   }
 
   private void load() {

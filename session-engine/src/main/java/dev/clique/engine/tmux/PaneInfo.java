@@ -3,8 +3,13 @@ package dev.clique.engine.tmux;
 /**
  * What one cheap {@code list-panes -a} call tells about a session's (first) pane.
  *
- * @param activity unix seconds of the last output in the window
+ * @param command the pane's foreground command, as tmux names it
+ * @param activity unix seconds of the last output in the window (tmux keeps whole seconds)
  * @param pid the pid of the process the pane started
+ * @param historySize lines scrolled into the pane's history
+ * @param cursorX cursor column
+ * @param cursorY cursor row
+ * @param title the pane title a program set with an escape sequence
  */
 public record PaneInfo(
     String session,
@@ -14,4 +19,39 @@ public record PaneInfo(
     int rows,
     boolean attached,
     long pid,
-    boolean dead) {}
+    boolean dead,
+    long historySize,
+    int cursorX,
+    int cursorY,
+    String title) {
+
+  /** A pane with nothing but the basics known, as tests and fakes need it. */
+  public static PaneInfo of(String session, String command, long activity, long pid) {
+    return new PaneInfo(
+        session,
+        command,
+        activity,
+        TmuxProcess.COLS,
+        TmuxProcess.ROWS,
+        false,
+        pid,
+        false,
+        0,
+        0,
+        0,
+        "");
+  }
+
+  /**
+   * The part of the pane that output changes: the second of the last output, the history size, the
+   * cursor and the title. Two calls with different marks saw output in between; equal marks within
+   * one second can still hide output that redrew in place, which the next second shows.
+   */
+  public OutputMark mark() {
+    return new OutputMark(activity, historySize, cursorX, cursorY, title);
+  }
+
+  /** See {@link #mark()}. */
+  public record OutputMark(
+      long activity, long historySize, int cursorX, int cursorY, String title) {}
+}

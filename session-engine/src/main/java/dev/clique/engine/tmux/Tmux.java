@@ -1,6 +1,7 @@
 package dev.clique.engine.tmux;
 
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -27,11 +28,26 @@ public interface Tmux {
 
   void killSession(String name) throws TmuxException;
 
-  /** One row per live session on the socket; empty when the server is not running. */
+  /** One row per live session on the socket, in one call; empty when no server runs. */
   List<PaneInfo> listPanes() throws TmuxException;
 
-  /** The last {@code lines} lines of the pane's history and screen, as plain text. */
+  /**
+   * The last {@code lines} lines of the pane's history plus its visible screen, as plain text with
+   * wrapped lines joined.
+   */
   String capturePane(String name, int lines) throws TmuxException;
+
+  /** The visible screen only, as plain text with wrapped lines joined. */
+  String captureScreen(String name) throws TmuxException;
+
+  /**
+   * Who holds the pane's terminal now: its own process (a shell at its prompt) or a command it
+   * runs. Cheap enough to ask many times a second; starts no process.
+   */
+  Foreground foreground(PaneInfo pane);
+
+  /** Resident bytes of each pane process tree, by the pane's pid. Starts no process. */
+  Map<Long, Long> residentBytes(Collection<Long> panePids);
 
   /** Stops the whole server on this socket (tests only use this on their own socket). */
   void killServer();

@@ -5,8 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -22,6 +25,23 @@ public final class TmuxProcess implements Tmux {
   public static final int ROWS = 50;
   private static final int HISTORY = 50_000;
   private static final String FIELD = "\u001f"; // unit separator: cannot appear in the fields
+  private static final int PANE_FIELDS = 12;
+  // The title comes last: it is the one field a program chooses, so it may hold anything.
+  private static final String PANE_FORMAT =
+      String.join(
+          FIELD,
+          "#{session_name}",
+          "#{pane_current_command}",
+          "#{window_activity}",
+          "#{pane_width}",
+          "#{pane_height}",
+          "#{session_attached}",
+          "#{pane_pid}",
+          "#{pane_dead}",
+          "#{history_size}",
+          "#{cursor_x}",
+          "#{cursor_y}",
+          "#{pane_title}");
   private static final ScheduledExecutorService WATCHDOG =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -33,6 +53,7 @@ public final class TmuxProcess implements Tmux {
   private final String binary;
   private final String socket;
   private final Duration timeout;
+  private final ProcFs proc = ProcFs.system();
 
   public TmuxProcess(String binary, String socket, Duration timeout) {
     this.binary = binary;
@@ -133,30 +154,22 @@ public final class TmuxProcess implements Tmux {
 
   @Override
   public List<PaneInfo> listPanes() throws TmuxException {
-    String format =
-        String.join(
-            FIELD,
-            "#{session_name}",
-            "#{pane_current_command}",
-            "#{window_activity}",
-            "#{pane_width}",
-            "#{pane_height}",
-            "#{session_attached}",
-            "#{pane_pid}",
-            "#{pane_dead}",
-            "#{window_index}#{pane_index}");
-    Result result = run(List.of("list-panes", "-a", "-F", format));
+    Result result = run(List.of("list-panes", "-a", "-F", PANE_FORMAT));
     if (result.exitCode != 0) {
       if (gone(result)) {
         return List.of();
       }
       check(result, "list-panes");
     }
+    return parsePanes(result.stdout);
+  }
+
+  static List<PaneInfo> parsePanes(String listing) {
     List<PaneInfo> panes = new ArrayList<>();
-    java.util.Set<String> seen = new java.util.HashSet<>();
-    for (String line : result.stdout.split("\n")) {
-      String[] f = line.split(FIELD, -1);
-      if (f.length < 9 || !seen.add(f[0])) {
+    Set<String> seen = new HashSet<>();
+    for (String line : listing.split("\n")) {
+      String[] f = line.split(FIELD, PANE_FIELDS);
+      if (f.length < PANE_FIELDS || !seen.add(f[0])) {
         continue; // the first pane of each session speaks for it
       }
       panes.add(
@@ -168,7 +181,11 @@ public final class TmuxProcess implements Tmux {
               (int) parseLong(f[4]),
               parseLong(f[5]) > 0,
               parseLong(f[6]),
-              "1".equals(f[7])));
+              "1".equals(f[7]),
+              parseLong(f[8]),
+              (int) parseLong(f[9]),
+              (int) parseLong(f[10]),
+              f[11]));
     }
     return panes;
   }
@@ -179,6 +196,23 @@ public final class TmuxProcess implements Tmux {
         run(List.of("capture-pane", "-p", "-J", "-t", pane(name), "-S", "-" + Math.max(1, lines)));
     check(result, "capture-pane");
     return result.stdout;
+  }
+
+  @Override
+  public String captureScreen(String name) throws TmuxException {
+    Result result = run(List.of("capture-pane", "-p", "-J", "-t", pane(name)));
+    check(result, "capture-pane");
+    return result.stdout;
+  }
+
+  @Override
+  public Foreground foreground(PaneInfo pane) {
+    return proc.foreground(pane.pid());
+  }
+
+  @Override
+  public Map<Long, Long> residentBytes(Collection<Long> panePids) {
+    return proc.residentBytes(panePids);
   }
 
   @Override
@@ -222,7 +256,8 @@ public final class TmuxProcess implements Tmux {
     if (result.exitCode != 0) {
       String reason = result.stderr.strip();
       throw new TmuxException(
-          "tmux " + what + " failed: " + (reason.isEmpty() ? "exit " + result.exitCode : reason));
+          "tmux " + what + " failed: " + (reason.isEmpty() ? "exit " + result.exitCode : reason),
+          gone(result));
     }
   }
 

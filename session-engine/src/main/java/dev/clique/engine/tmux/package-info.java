@@ -1,5 +1,6 @@
 /**
  * The tmux driver: argument lists only, clique's own socket, exact targets, a time-out on every
- * call.
+ * call; and the pane processes as {@code /proc} shows them (who holds the terminal, memory), read
+ * without starting a process.
  */
 package dev.clique.engine.tmux;

@@ -49,6 +49,22 @@ class CliCatalogueTest {
   }
 
   @Test
+  void installedIsAnsweredFromTheLastLookUpUntilTheNextOne() throws Exception {
+    Path bin = java.nio.file.Files.createDirectories(dir.resolve("bin"));
+    Files.writeString(dir.resolve("clis.toml"), "[cli.late]\ncommand = \"late-cli-9x\"\n");
+    CliCatalogue catalogue =
+        CliCatalogue.load(dir.resolve("clis.toml"), Map.of("PATH", bin.toString(), "HOME", "/"));
+    CliDefinition late = catalogue.find("late").orElseThrow();
+    assertThat(catalogue.installed(late)).isFalse();
+    Path binary = Files.writeString(bin.resolve("late-cli-9x"), "#!/bin/sh\n");
+    binary.toFile().setExecutable(true);
+    assertThat(catalogue.installed(late)).as("not looked up again yet").isFalse();
+    assertThat(catalogue.resolve(late)).as("starting one looks afresh").isPresent();
+    catalogue.refreshInstalled();
+    assertThat(catalogue.installed(late)).isTrue();
+  }
+
+  @Test
   void anOverrideChangesOneEntryAndKeepsTheRest() throws Exception {
     Files.writeString(dir.resolve("clis.toml"), "[cli.shell]\nargs = [\"--norc\"]\n");
     CliCatalogue catalogue = load(dir.resolve("clis.toml"));

@@ -44,6 +44,17 @@ class SessionStoreTest {
   }
 
   @Test
+  void temporaryFilesLeftByAKilledWriterAreSweptAtOpen() throws Exception {
+    Path file = dir.resolve("state.json");
+    SessionStore.open(file).put(record("a"));
+    Files.writeString(dir.resolve(".state.json.123.tmp"), "{\"sessions\": [");
+    Files.writeString(dir.resolve(".tokens.json.9.tmp"), "not ours");
+    assertThat(SessionStore.open(file).all()).containsExactly(record("a"));
+    assertThat(dir.resolve(".state.json.123.tmp")).doesNotExist();
+    assertThat(dir.resolve(".tokens.json.9.tmp")).exists();
+  }
+
+  @Test
   void unknownKeysInTheFileAreIgnored() throws Exception {
     Path file = dir.resolve("state.json");
     Files.writeString(

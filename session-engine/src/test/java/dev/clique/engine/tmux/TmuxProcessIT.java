@@ -2,6 +2,7 @@ package dev.clique.engine.tmux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clique.engine.testing.TmuxSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,6 +28,7 @@ class TmuxProcessIT {
   @AfterEach
   void killOwnServer() {
     tmux.killServer();
+    TmuxSandbox.removeSocketFile(tmux.socket());
   }
 
   @Test
@@ -75,6 +77,81 @@ class TmuxProcessIT {
   @Test
   void noServerMeansNoPanesNotAnError() throws Exception {
     assertThat(tmux.listPanes()).isEmpty();
+  }
+
+  @Test
+  void textEndingInABackslashAndASemicolonStaysExactlyThat() throws Exception {
+    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    tmux.sendText("s1", "tail \\;");
+    tmux.sendKey("s1", "Enter");
+    assertThat(waitForPane("s1", "tail \\;")).contains("tail \\;");
+  }
+
+  @Test
+  void theShellHoldsTheTerminalAtItsPromptAndACommandWhileItRuns() throws Exception {
+    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of());
+    PaneInfo pane = tmux.listPanes().get(0);
+    assertThat(eventually(() -> tmux.foreground(pane) == Foreground.SHELL)).isTrue();
+    tmux.sendText("sh", "sleep 2");
+    tmux.sendKey("sh", "Enter");
+    assertThat(eventually(() -> tmux.foreground(pane) == Foreground.COMMAND)).isTrue();
+    assertThat(eventually(() -> tmux.listPanes().get(0).command().equals("sleep"))).isTrue();
+    assertThat(eventually(() -> tmux.foreground(pane) == Foreground.SHELL)).isTrue();
+    assertThat(tmux.foreground(PaneInfo.of("gone", "x", 0, 999_999_999)))
+        .isEqualTo(Foreground.UNKNOWN);
+  }
+
+  @Test
+  void theOutputMarkMovesWhenThePanePrintsAndStaysWhenItIsQuiet() throws Exception {
+    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of());
+    assertThat(eventually(() -> !tmux.captureScreen("sh").isBlank())).isTrue();
+    Thread.sleep(300);
+    PaneInfo.OutputMark quiet = tmux.listPanes().get(0).mark();
+    Thread.sleep(300);
+    assertThat(tmux.listPanes().get(0).mark()).isEqualTo(quiet);
+    tmux.sendText("sh", "echo hi");
+    tmux.sendKey("sh", "Enter");
+    assertThat(eventually(() -> !tmux.listPanes().get(0).mark().equals(quiet))).isTrue();
+  }
+
+  @Test
+  void theScreenCaptureIsTheVisibleScreenAndThePaneCaptureReachesIntoHistory() throws Exception {
+    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of());
+    tmux.sendText("sh", "seq -f 'line-%g' 1 120");
+    tmux.sendKey("sh", "Enter");
+    assertThat(eventually(() -> tmux.captureScreen("sh").contains("line-120"))).isTrue();
+    String screen = tmux.captureScreen("sh");
+    assertThat(screen.split("\n", -1).length).isLessThanOrEqualTo(TmuxProcess.ROWS + 1);
+    assertThat(screen).doesNotContain("line-1\n");
+    assertThat(tmux.capturePane("sh", 200)).contains("line-1\n", "line-120");
+    assertThat(tmux.listPanes().get(0).historySize()).isPositive();
+  }
+
+  @Test
+  void thePaneTreeMemoryCountsItsChildren() throws Exception {
+    tmux.newSession(
+        "mem",
+        dir,
+        List.of("sh", "-c", "python3 -c 'b = bytearray(64 << 20); import time; time.sleep(30)'"),
+        Map.of());
+    long pid = tmux.listPanes().get(0).pid();
+    assertThat(eventually(() -> tmux.residentBytes(List.of(pid)).get(pid) > (64L << 20))).isTrue();
+  }
+
+  private static boolean eventually(Check check) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (System.nanoTime() < deadline) {
+      if (check.holds()) {
+        return true;
+      }
+      Thread.sleep(20);
+    }
+    return false;
+  }
+
+  @FunctionalInterface
+  private interface Check {
+    boolean holds() throws Exception;
   }
 
   private String waitForPane(String name, String expected) throws Exception {

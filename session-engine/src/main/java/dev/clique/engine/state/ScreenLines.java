@@ -1,0 +1,72 @@
+package dev.clique.engine.state;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The text of a captured pane as a reader sees it: control characters removed, trailing whitespace
+ * stripped, blank lines and lines drawn only with box-drawing or frame characters dropped.
+ */
+public final class ScreenLines {
+  private ScreenLines() {}
+
+  /** The meaningful lines of {@code captured}, top to bottom. */
+  public static List<String> meaningful(String captured) {
+    List<String> kept = new ArrayList<>();
+    for (String line : captured.split("\n", -1)) {
+      String clean = withoutControls(line).stripTrailing();
+      if (clean.isBlank() || isFrame(clean)) {
+        continue;
+      }
+      kept.add(clean);
+    }
+    return kept;
+  }
+
+  /** A line drawn only with box-drawing, block or similar frame characters (and spaces). */
+  public static boolean isFrame(String line) {
+    for (int i = 0; i < line.length(); i++) {
+      if (!Character.isWhitespace(line.charAt(i)) && !isFrameChar(line.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The line without the frame it is drawn in ({@code │ text │}) and without outer spaces. */
+  public static String unframed(String line) {
+    int start = 0;
+    int end = line.length();
+    while (start < end
+        && (Character.isWhitespace(line.charAt(start)) || isBox(line.charAt(start)))) {
+      start++;
+    }
+    while (end > start
+        && (Character.isWhitespace(line.charAt(end - 1)) || isBox(line.charAt(end - 1)))) {
+      end--;
+    }
+    return line.substring(start, end);
+  }
+
+  private static boolean isFrameChar(char c) {
+    return isBox(c) || c == '-' || c == '=' || c == '_' || c == '|' || c == '+';
+  }
+
+  private static boolean isBox(char c) {
+    return c >= '\u2500' && c <= '\u259F'; // box drawing and block elements
+  }
+
+  private static String withoutControls(String line) {
+    StringBuilder out = null;
+    for (int i = 0; i < line.length(); i++) {
+      char c = line.charAt(i);
+      boolean control = (c < 0x20 && c != '\t') || c == 0x7f;
+      if (control && out == null) {
+        out = new StringBuilder(line.length()).append(line, 0, i);
+      } else if (!control && out != null) {
+        out.append(c);
+      }
+    }
+    return out == null ? line : out.toString();
+  }
+}

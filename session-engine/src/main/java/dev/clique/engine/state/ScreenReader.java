@@ -1,0 +1,166 @@
+package dev.clique.engine.state;
+
+import dev.clique.engine.catalogue.CliDefinition;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the last lines of a screen for a question or an error. Error patterns win over waiting
+ * ones. Generic patterns look only at the last few lines, and a question only counts while nothing
+ * was typed after it; a CLI's own patterns ({@code clis.toml}) look a little higher, since TUIs
+ * draw their choices and a footer under the question.
+ */
+public final class ScreenReader {
+  /** Lines from the bottom where a generic question or error counts. */
+  static final int GENERIC_WINDOW = 3;
+
+  /** Lines from the bottom where a CLI's own patterns count. */
+  static final int CLI_WINDOW = 12;
+
+  /** A question is short: a longer line ending in {@code ?} is prose. */
+  static final int SHORT_QUESTION = 100;
+
+  static final int SAYING_MAX = 200;
+
+  // A choice that is still open: nothing typed after the (y/n) or the question mark.
+  private static final List<Pattern> WAITING =
+      List.of(
+          Pattern.compile("(?i)[(\\[]\\s*y(?:es)?\\s*/\\s*n(?:o)?\\s*[)\\]]\\s*[?:>.]?\\s*$"),
+          Pattern.compile(
+              "(?i)\\bdo you want\\b[^?]*\\?\\s*(?:[(\\[][^)\\]]*[)\\]]\\s*[?:]?\\s*)?$"),
+          Pattern.compile("(?i)\\bpress enter to continue\\b"));
+
+  private static final List<Pattern> ERRORS = List.of(Pattern.compile("command not found"));
+
+  private static final Pattern TRACEBACK = Pattern.compile("Traceback \\(most recent call last\\)");
+  private static final Pattern FILE_LINE = Pattern.compile("^\\s*File \"");
+  private static final Pattern CARETS = Pattern.compile("^[\\s^~]+$");
+  private static final Pattern CHAINED =
+      Pattern.compile("^(During handling of the above exception|The above exception was)");
+
+  private ScreenReader() {}
+
+  /** Reads a captured screen for {@code cli} (null: generic patterns only). */
+  public static Reading read(String captured, CliDefinition cli) {
+    return read(ScreenLines.meaningful(captured), cli);
+  }
+
+  /** Reads meaningful lines (top to bottom) for {@code cli} (null: generic patterns only). */
+  public static Reading read(List<String> lines, CliDefinition cli) {
+    String last = lines.isEmpty() ? "" : saying(lines.get(lines.size() - 1));
+    List<Pattern> cliWaiting = cli == null ? List.of() : cli.waiting();
+    List<Pattern> cliErrors = cli == null ? List.of() : cli.errors();
+
+    String error = traceback(lines);
+    if (error == null) {
+      error = find(lines, GENERIC_WINDOW, ERRORS);
+    }
+    if (error == null) {
+      error = find(lines, CLI_WINDOW, cliErrors);
+    }
+    if (error != null) {
+      return new Reading(Reading.Kind.ERROR, error, last);
+    }
+    String waiting = find(lines, GENERIC_WINDOW, WAITING);
+    if (waiting == null) {
+      waiting = find(lines, CLI_WINDOW, cliWaiting);
+    }
+    if (waiting == null && !lines.isEmpty()) {
+      String question = ScreenLines.unframed(lines.get(lines.size() - 1));
+      if (question.length() > 1 && question.length() <= SHORT_QUESTION && question.endsWith("?")) {
+        waiting = saying(question);
+      }
+    }
+    if (waiting != null) {
+      return new Reading(Reading.Kind.WAITING, waiting, last);
+    }
+    return Reading.nothing(last);
+  }
+
+  /** The line shown as {@code saying}: without its frame, at most 200 characters. */
+  static String saying(String line) {
+    String text = ScreenLines.unframed(line);
+    if (text.length() <= SAYING_MAX) {
+      return text;
+    }
+    int end = SAYING_MAX;
+    if (Character.isHighSurrogate(text.charAt(end - 1))) {
+      end--;
+    }
+    return text.substring(0, end);
+  }
+
+  /**
+   * The line the first pattern (in the order given, so a catalogue can prefer the question to the
+   * choices under it) matches among the last {@code window} lines, the lowest such line first.
+   */
+  private static String find(List<String> lines, int window, List<Pattern> patterns) {
+    int top = Math.max(0, lines.size() - window);
+    for (Pattern pattern : patterns) {
+      for (int i = lines.size() - 1; i >= top; i--) {
+        String line = ScreenLines.unframed(lines.get(i));
+        if (pattern.matcher(line).find()) {
+          return saying(line);
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * A Python traceback that ended the program: its header is on the screen and its last line (the
+   * exception) is among the last lines. The saying is the exception, which tells more than the
+   * header.
+   */
+  private static String traceback(List<String> lines) {
+    int header = -1;
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      if (TRACEBACK.matcher(lines.get(i)).find()) {
+        header = i;
+        break;
+      }
+    }
+    if (header < 0) {
+      return null;
+    }
+    int exception = exceptionLine(lines, header);
+    int end = exception < 0 ? header : exception;
+    if (end < lines.size() - GENERIC_WINDOW) {
+      return null;
+    }
+    return saying(lines.get(end));
+  }
+
+  private static int exceptionLine(List<String> lines, int header) {
+    boolean indented = false;
+    for (int i = header + 1; i < lines.size(); i++) {
+      if (Character.isWhitespace(lines.get(i).charAt(0))) {
+        indented = true;
+        break;
+      }
+    }
+    if (indented) {
+      // Frames and source lines are indented; the exception starts at the margin.
+      for (int i = header + 1; i < lines.size(); i++) {
+        String line = lines.get(i);
+        if (!Character.isWhitespace(line.charAt(0)) && !CHAINED.matcher(line).find()) {
+          return i;
+        }
+      }
+      return -1;
+    }
+    // Indentation lost (some TUIs strip it): the exception follows the last frame's source line.
+    int lastFrame = -1;
+    for (int i = header + 1; i < lines.size(); i++) {
+      if (FILE_LINE.matcher(lines.get(i)).find()) {
+        lastFrame = i;
+      }
+    }
+    for (int i = lastFrame < 0 ? header + 1 : lastFrame + 2; i < lines.size(); i++) {
+      if (!CARETS.matcher(lines.get(i)).matches()) {
+        return i;
+      }
+    }
+    return -1;
+  }
+}

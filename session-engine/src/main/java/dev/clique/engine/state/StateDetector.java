@@ -1,0 +1,316 @@
+package dev.clique.engine.state;
+
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.tmux.Foreground;
+import dev.clique.engine.tmux.PaneInfo;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides each session's state from what is observed of its pane (HTTP-API.md, State):
+ *
+ * <ol>
+ *   <li>{@code stopped}: no tmux session;
+ *   <li>{@code working}: output within the last {@value #BUSY_MILLIS} ms, unless the stretch of
+ *       output is older than {@value #PROOF_AFTER_MILLIS} ms and the visible text has not changed
+ *       for {@value #PROOF_STILL_MILLIS} ms (an animation while idle is not work). For a {@code
+ *       shell} session, a command holding the terminal is working even when silent, and the prompt
+ *       the shell prints when it gets the terminal back is not work;
+ *   <li>{@code waiting}/{@code error}: a fresh attention signal or what the last lines say;
+ *   <li>{@code idle}.
+ * </ol>
+ *
+ * <p>Time comes from the injected clock only. Callers feed observations ({@link #observe}, {@link
+ * #foreground}, {@link #screen}, {@link #input}, {@link #attention}) and ask for {@link #verdict}.
+ * {@link #needsScreen} says when a screen capture is due: when a pane falls quiet (its last lines
+ * may hold a question) and once a second while a long stretch of output has to prove itself.
+ * Thread-safe.
+ */
+public final class StateDetector {
+  public static final long BUSY_MILLIS = 2_000;
+  public static final long PROOF_AFTER_MILLIS = 8_000;
+  public static final long PROOF_STILL_MILLIS = 4_000;
+
+  /** How often the screen is compared while a stretch proves itself. */
+  static final long PROOF_EVERY_MILLIS = 1_000;
+
+  /** Output this soon after a shell gets its terminal back is its prompt, not work. */
+  static final long PROMPT_GRACE_MILLIS = 1_000;
+
+  /**
+   * Between two commands of a list ({@code sleep 1; sleep 1}) the shell holds the terminal for a
+   * moment; only a shell seen holding it on two probes this far apart is back at its prompt.
+   */
+  static final long SHELL_CONFIRM_MILLIS = 40;
+
+  /** Output seen this soon after a signal was printed before it (seen late), and keeps it. */
+  static final long SIGNAL_GRACE_MILLIS = 1_000;
+
+  private final Clock clock;
+  private final Map<String, Pane> panes = new HashMap<>();
+
+  public StateDetector(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Starts tracking a session ({@code cli} null when the catalogue no longer knows it). */
+  public synchronized void track(String id, CliDefinition cli) {
+    panes.computeIfAbsent(id, k -> new Pane(cli));
+  }
+
+  public synchronized void forget(String id) {
+    panes.remove(id);
+  }
+
+  public synchronized boolean tracks(String id) {
+    return panes.containsKey(id);
+  }
+
+  /** The session's pane as {@code list-panes} shows it now; null when it has no tmux session. */
+  public synchronized void observe(String id, PaneInfo pane) {
+    Pane p = panes.get(id);
+    if (p == null) {
+      return;
+    }
+    long now = clock.millis();
+    if (pane == null || pane.dead()) {
+      if (p.alive) {
+        p.stop();
+      }
+      return;
+    }
+    if (!p.alive) {
+      p.alive = true;
+      p.mark = pane.mark();
+      if (pane.activity() > 0) {
+        // tmux keeps whole seconds: the output may have come up to a second later.
+        p.output(Math.min(now, pane.activity() * 1000 + 999));
+      }
+      return;
+    }
+    PaneInfo.OutputMark mark = pane.mark();
+    if (!mark.equals(p.mark)) {
+      p.mark = mark;
+      p.output(now);
+    }
+  }
+
+  /** Who holds the pane's terminal; only {@code shell} sessions use it. */
+  public synchronized void foreground(String id, Foreground foreground) {
+    Pane p = panes.get(id);
+    if (p == null || !p.shell || !p.alive) {
+      return;
+    }
+    long now = clock.millis();
+    switch (foreground) {
+      case COMMAND -> {
+        p.commandRunning = true;
+        p.shellSeenAt = -1;
+      }
+      case SHELL -> {
+        if (p.commandRunning) {
+          if (p.shellSeenAt < 0) {
+            p.shellSeenAt = now;
+          } else if (now - p.shellSeenAt >= SHELL_CONFIRM_MILLIS) {
+            p.commandRunning = false;
+            p.shellSince = p.shellSeenAt;
+            p.shellSeenAt = -1;
+          }
+        } else if (p.shellSince < 0) {
+          p.shellSince = now;
+        }
+      }
+      case UNKNOWN -> {
+        // nothing learned
+      }
+    }
+  }
+
+  /** Something was typed into the pane: it will echo, and a command may start. */
+  public synchronized void input(String id) {
+    Pane p = panes.get(id);
+    if (p == null) {
+      return;
+    }
+    long now = clock.millis();
+    p.inputAt = now;
+    if (!p.shell) {
+      p.output(now);
+    }
+  }
+
+  /** The visible screen, as captured now. */
+  public synchronized void screen(String id, String captured) {
+    Pane p = panes.get(id);
+    if (p == null) {
+      return;
+    }
+    long now = clock.millis();
+    List<String> lines = ScreenLines.meaningful(captured);
+    int hash = lines.hashCode();
+    if (p.inProof(now)) {
+      if (p.proofStretch != p.busySince) {
+        p.proofStretch = p.busySince;
+        p.stillSince = now;
+      } else if (hash != p.screenHash) {
+        p.stillSince = now;
+      }
+    }
+    p.screenHash = hash;
+    p.screenAt = now;
+    p.reading = ScreenReader.read(lines, p.cli);
+  }
+
+  /** An attention signal from the session's hooks; {@link Signal#NONE} clears it. */
+  public synchronized void attention(String id, Signal signal) {
+    Pane p = panes.get(id);
+    if (p == null) {
+      return;
+    }
+    p.signal = signal;
+    p.signalAt = clock.millis();
+  }
+
+  /** Whether a screen capture is due before the verdict can be trusted. */
+  public synchronized boolean needsScreen(String id) {
+    Pane p = panes.get(id);
+    if (p == null || !p.alive) {
+      return false;
+    }
+    long now = clock.millis();
+    if (p.inProof(now)) {
+      return p.screenAt < 0 || now - p.screenAt >= PROOF_EVERY_MILLIS;
+    }
+    // A capture in the same millisecond as the output may have missed it: take another.
+    boolean stale = p.screenAt < 0 || p.screenAt <= p.lastOutput || p.screenAt < p.shellSince;
+    return stale && !p.busy(now);
+  }
+
+  /**
+   * Whether the session is about to change in a way that a slow look would see late: a shell
+   * running a command or just given one, or a pane busy now.
+   */
+  public synchronized boolean settling(String id) {
+    Pane p = panes.get(id);
+    if (p == null || !p.alive) {
+      return false;
+    }
+    long now = clock.millis();
+    return p.commandRunning || (p.inputAt >= 0 && now - p.inputAt <= BUSY_MILLIS) || p.busy(now);
+  }
+
+  /** Whether the session's foreground should be probed: it is a shell. */
+  public synchronized boolean wantsForeground(String id) {
+    Pane p = panes.get(id);
+    return p != null && p.shell && p.alive;
+  }
+
+  public synchronized Verdict verdict(String id) {
+    Pane p = panes.get(id);
+    if (p == null || !p.alive) {
+      return Verdict.STOPPED;
+    }
+    long now = clock.millis();
+    long lastOutput = Math.max(0, p.lastOutput);
+    Signal signal = p.freshSignal();
+    if (p.busy(now)) {
+      return new Verdict(SessionState.WORKING, true, signal, "", lastOutput);
+    }
+    Reading reading = p.reading == null ? Reading.nothing("") : p.reading;
+    boolean error = signal == Signal.ERROR || reading.kind() == Reading.Kind.ERROR;
+    boolean waiting = signal == Signal.WAITING || reading.kind() == Reading.Kind.WAITING;
+    if (error || waiting) {
+      String saying = reading.kind() == Reading.Kind.NOTHING ? reading.last() : reading.line();
+      return new Verdict(
+          error ? SessionState.ERROR : SessionState.WAITING, false, signal, saying, lastOutput);
+    }
+    return new Verdict(SessionState.IDLE, false, signal, "", lastOutput);
+  }
+
+  /** What is remembered of one pane between observations. */
+  private static final class Pane {
+    final CliDefinition cli;
+    final boolean shell;
+
+    boolean alive;
+    PaneInfo.OutputMark mark;
+    long lastOutput = -1;
+    long busySince = -1;
+    long inputAt = -1;
+
+    boolean commandRunning;
+    long shellSince = -1;
+    long shellSeenAt = -1;
+
+    long screenAt = -1;
+    int screenHash;
+    Reading reading;
+    long proofStretch = -1;
+    long stillSince = -1;
+
+    Signal signal = Signal.NONE;
+    long signalAt = -1;
+
+    Pane(CliDefinition cli) {
+      this.cli = cli;
+      this.shell = cli != null && "shell".equals(cli.id());
+    }
+
+    void output(long at) {
+      if (lastOutput < 0 || at - lastOutput > BUSY_MILLIS) {
+        busySince = at;
+      }
+      lastOutput = Math.max(lastOutput, at);
+    }
+
+    void stop() {
+      alive = false;
+      mark = null;
+      inputAt = -1;
+      commandRunning = false;
+      shellSince = -1;
+      shellSeenAt = -1;
+      screenAt = -1;
+      reading = null;
+      proofStretch = -1;
+      signal = Signal.NONE;
+    }
+
+    /** Output recent enough to be work, before any proof; a shell's prompt does not count. */
+    boolean recentOutput(long now) {
+      if (lastOutput < 0 || now - lastOutput > BUSY_MILLIS) {
+        return false;
+      }
+      return !shell || shellSince < 0 || lastOutput > shellSince + PROMPT_GRACE_MILLIS;
+    }
+
+    boolean inProof(long now) {
+      return alive && !commandRunning && recentOutput(now) && now - busySince >= PROOF_AFTER_MILLIS;
+    }
+
+    boolean provenStill(long now) {
+      return inProof(now) && proofStretch == busySince && now - stillSince >= PROOF_STILL_MILLIS;
+    }
+
+    boolean busy(long now) {
+      if (!alive) {
+        return false;
+      }
+      if (shell && commandRunning) {
+        return true;
+      }
+      boolean input =
+          inputAt >= 0 && now - inputAt <= BUSY_MILLIS && (!shell || inputAt >= shellSince);
+      return input || (recentOutput(now) && !provenStill(now));
+    }
+
+    Signal freshSignal() {
+      if (signal == Signal.NONE) {
+        return Signal.NONE;
+      }
+      return lastOutput > signalAt + SIGNAL_GRACE_MILLIS ? Signal.NONE : signal;
+    }
+  }
+}

@@ -1,0 +1,17 @@
+package dev.clique.engine.state;
+
+/**
+ * What the detector says about a session now.
+ *
+ * @param busy producing output now, or (a shell) running a command in the foreground
+ * @param signal the fresh attention signal, if any
+ * @param saying for waiting and error: the line it is stuck on (at most 200 characters), else
+ *     {@code ""}
+ * @param lastOutputMillis unix milliseconds of the last output seen, 0 when none
+ */
+public record Verdict(
+    SessionState state, boolean busy, Signal signal, String saying, long lastOutputMillis) {
+
+  public static final Verdict STOPPED =
+      new Verdict(SessionState.STOPPED, false, Signal.NONE, "", 0);
+}

@@ -1,0 +1,133 @@
+package dev.clique.engine.tmux;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pane processes as Linux's {@code /proc} shows them: who holds a pane's terminal, and how much
+ * memory a pane's process tree holds. Plain file reads, no process is started. Elsewhere (no {@code
+ * /proc}) it answers {@link Foreground#UNKNOWN} and zero bytes.
+ */
+final class ProcFs {
+  private final Path root;
+
+  ProcFs(Path root) {
+    this.root = root;
+  }
+
+  static ProcFs system() {
+    return new ProcFs(Path.of("/proc"));
+  }
+
+  /**
+   * The pane's process (a session leader tmux started) holds the terminal when the terminal's
+   * foreground process group ({@code tpgid}) is its own group.
+   */
+  Foreground foreground(long pid) {
+    if (pid <= 0) {
+      return Foreground.UNKNOWN;
+    }
+    String[] fields = statFields(pid);
+    if (fields == null || fields.length < 6) {
+      return Foreground.UNKNOWN;
+    }
+    long pgrp = parse(fields[2]);
+    long tpgid = parse(fields[5]);
+    if (tpgid <= 0) {
+      return Foreground.UNKNOWN;
+    }
+    return tpgid == pgrp ? Foreground.SHELL : Foreground.COMMAND;
+  }
+
+  /** Resident bytes of each root's process tree (the root and all its descendants). */
+  Map<Long, Long> residentBytes(Collection<Long> roots) {
+    Map<Long, Long> answer = new HashMap<>();
+    if (roots.isEmpty() || !Files.isDirectory(root)) {
+      return answer;
+    }
+    Map<Long, List<Long>> children = new HashMap<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, ProcFs::isPid)) {
+      for (Path entry : entries) {
+        long pid = Long.parseLong(entry.getFileName().toString());
+        String[] fields = statFields(pid);
+        if (fields != null && fields.length > 1) {
+          children.computeIfAbsent(parse(fields[1]), k -> new ArrayList<>()).add(pid);
+        }
+      }
+    } catch (IOException e) {
+      return answer;
+    }
+    for (long start : roots) {
+      long total = 0;
+      Deque<Long> todo = new ArrayDeque<>(List.of(start));
+      int guard = 0;
+      while (!todo.isEmpty() && guard++ < 10_000) {
+        long pid = todo.pop();
+        total += residentBytes(pid);
+        todo.addAll(children.getOrDefault(pid, List.of()));
+      }
+      answer.put(start, total);
+    }
+    return answer;
+  }
+
+  private long residentBytes(long pid) {
+    try {
+      for (String line : Files.readAllLines(root.resolve(pid + "/status"))) {
+        if (line.startsWith("VmRSS:")) {
+          String kb = line.substring(6).strip().split("\\s+")[0];
+          return parse(kb) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // the process ended meanwhile
+    }
+    return 0;
+  }
+
+  /** The fields of {@code /proc/<pid>/stat} after the command name, which may hold spaces. */
+  private String[] statFields(long pid) {
+    try {
+      String stat =
+          new String(Files.readAllBytes(root.resolve(pid + "/stat")), StandardCharsets.UTF_8);
+      int end = stat.lastIndexOf(')');
+      if (end < 0) {
+        return null;
+      }
+      return stat.substring(end + 1).strip().split(" ");
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static boolean isPid(Path entry) {
+    String name = entry.getFileName().toString();
+    if (name.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      if (!Character.isDigit(name.charAt(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long parse(String text) {
+    try {
+      return Long.parseLong(text.strip());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+}

@@ -1,0 +1,298 @@
+package dev.clique.engine.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.testing.MutableClock;
+import dev.clique.engine.tmux.Foreground;
+import dev.clique.engine.tmux.PaneInfo;
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** The rules of HTTP-API.md, State, on a clock the test moves. */
+class StateDetectorTest {
+  private static final CliDefinition SHELL = cli("shell", List.of(), List.of());
+  private static final CliDefinition AGENT =
+      cli("agent", List.of(Pattern.compile("Allow this\\?")), List.of(Pattern.compile("FATAL")));
+
+  private final MutableClock clock = MutableClock.start();
+  private final StateDetector detector = new StateDetector(clock);
+  private long history;
+  private int cursor;
+  private long activity;
+
+  private static CliDefinition cli(String id, List<Pattern> waiting, List<Pattern> errors) {
+    return new CliDefinition(
+        id, id, id, List.of(), List.of(), List.of(), List.of(), "", waiting, errors);
+  }
+
+  /** The pane as list-panes shows it; every call with {@code printed} moves its output mark. */
+  private PaneInfo pane(boolean printed) {
+    if (printed) {
+      history++;
+      cursor = (cursor + 1) % 50;
+      activity = clock.millis() / 1000;
+    }
+    return new PaneInfo("s", "x", activity, 200, 50, false, 42, false, history, 0, cursor, "");
+  }
+
+  private void print(String id) {
+    detector.observe(id, pane(true));
+  }
+
+  private void quiet(String id) {
+    detector.observe(id, pane(false));
+  }
+
+  private void redrawInPlace(String id) {
+    // Same cursor, same history: only tmux's activity second moves.
+    activity = clock.millis() / 1000;
+    detector.observe(id, pane(false));
+  }
+
+  private SessionState state(String id) {
+    return detector.verdict(id).state();
+  }
+
+  private void startAgent() {
+    detector.track("a", AGENT);
+    clock.advanceMillis(-60_000);
+    detector.observe("a", pane(false)); // alive, last output a minute ago
+    clock.advanceMillis(60_000);
+  }
+
+  @Test
+  void anUntrackedOrVanishedSessionIsStopped() {
+    assertThat(state("nobody")).isEqualTo(SessionState.STOPPED);
+    startAgent();
+    detector.observe("a", null);
+    assertThat(detector.verdict("a")).isEqualTo(Verdict.STOPPED);
+  }
+
+  @Test
+  void outputMakesAPaneWorkingForTwoSecondsThenIdle() {
+    startAgent();
+    assertThat(state("a")).isEqualTo(SessionState.IDLE);
+    print("a");
+    assertThat(detector.verdict("a").busy()).isTrue();
+    clock.advanceMillis(1_900);
+    quiet("a");
+    assertThat(state("a")).isEqualTo(SessionState.WORKING);
+    clock.advanceMillis(200);
+    quiet("a");
+    assertThat(state("a")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void aPaneThatRedrawsUnchangedTextIsIdleAfterEightPlusFourSeconds() {
+    startAgent();
+    print("a");
+    detector.screen("a", "clock 10:42\nready");
+    long start = clock.millis();
+    while (clock.millis() - start < 20_000) {
+      clock.advanceMillis(250);
+      redrawInPlace("a");
+      if (detector.needsScreen("a")) {
+        detector.screen("a", "clock 10:42\nready");
+      }
+      long elapsed = clock.millis() - start;
+      if (elapsed < PROOF_AFTER_PLUS_STILL) {
+        assertThat(state("a")).as("at %d ms", elapsed).isEqualTo(SessionState.WORKING);
+      }
+      if (elapsed >= PROOF_AFTER_PLUS_STILL + 1_000) {
+        assertThat(state("a")).as("at %d ms", elapsed).isEqualTo(SessionState.IDLE);
+      }
+    }
+  }
+
+  private static final long PROOF_AFTER_PLUS_STILL =
+      StateDetector.PROOF_AFTER_MILLIS + StateDetector.PROOF_STILL_MILLIS;
+
+  @Test
+  void aPaneWhoseTextKeepsChangingStaysWorking() {
+    startAgent();
+    int step = 0;
+    long start = clock.millis();
+    while (clock.millis() - start < 30_000) {
+      clock.advanceMillis(250);
+      print("a");
+      if (detector.needsScreen("a")) {
+        detector.screen("a", "step " + step++);
+      }
+      assertThat(state("a")).isEqualTo(SessionState.WORKING);
+    }
+  }
+
+  @Test
+  void aProvenIdleAnimationThatChangesItsTextWorksAgainForAWhile() {
+    startAgent();
+    print("a");
+    String text = "clock 10:42";
+    for (int i = 0; i < 60; i++) {
+      clock.advanceMillis(250);
+      redrawInPlace("a");
+      if (detector.needsScreen("a")) {
+        detector.screen("a", text);
+      }
+    }
+    assertThat(state("a")).isEqualTo(SessionState.IDLE);
+    text = "clock 10:43";
+    clock.advanceMillis(1_000);
+    redrawInPlace("a");
+    assertThat(detector.needsScreen("a")).isTrue();
+    detector.screen("a", text);
+    assertThat(state("a")).isEqualTo(SessionState.WORKING);
+    for (int i = 0; i < 24; i++) {
+      clock.advanceMillis(250);
+      redrawInPlace("a");
+      if (detector.needsScreen("a")) {
+        detector.screen("a", text);
+      }
+    }
+    assertThat(state("a")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void aShellRunningASilentCommandIsWorkingUntilItGetsTheTerminalBack() {
+    detector.track("sh", SHELL);
+    detector.observe("sh", pane(true)); // the first prompt
+    detector.foreground("sh", Foreground.SHELL);
+    clock.advanceMillis(100);
+    quiet("sh");
+    assertThat(state("sh")).as("its own prompt is not work").isEqualTo(SessionState.IDLE);
+
+    detector.input("sh"); // "sleep 3; echo done"
+    assertThat(state("sh")).isEqualTo(SessionState.WORKING);
+    clock.advanceMillis(50);
+    detector.foreground("sh", Foreground.COMMAND);
+    for (int i = 0; i < 60; i++) {
+      clock.advanceMillis(50);
+      quiet("sh");
+      detector.foreground("sh", Foreground.COMMAND);
+      assertThat(state("sh")).as("silent, still running").isEqualTo(SessionState.WORKING);
+    }
+    // sleep ends; the shell prints "done" and its prompt and holds the terminal.
+    clock.advanceMillis(10);
+    detector.foreground("sh", Foreground.SHELL);
+    assertThat(state("sh")).as("one sighting is not enough").isEqualTo(SessionState.WORKING);
+    clock.advanceMillis(50);
+    print("sh");
+    detector.foreground("sh", Foreground.SHELL);
+    detector.screen("sh", "bash-5.2$ sleep 3; echo done\ndone\nbash-5.2$");
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+    clock.advanceMillis(200);
+    print("sh"); // the prompt, seen late by list-panes
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void theShellHoldingTheTerminalForAMomentBetweenTwoCommandsIsNotIdle() {
+    detector.track("sh", SHELL);
+    detector.observe("sh", pane(true));
+    detector.foreground("sh", Foreground.SHELL);
+    detector.input("sh");
+    clock.advanceMillis(50);
+    detector.foreground("sh", Foreground.COMMAND);
+    clock.advanceMillis(3_000);
+    detector.foreground("sh", Foreground.SHELL); // between "sleep 3" and "sleep 1"
+    clock.advanceMillis(20);
+    detector.foreground("sh", Foreground.COMMAND);
+    clock.advanceMillis(50);
+    detector.foreground("sh", Foreground.SHELL);
+    assertThat(state("sh")).isEqualTo(SessionState.WORKING);
+  }
+
+  @Test
+  void outputAtAShellPromptLongAfterItGotTheTerminalIsWork() {
+    detector.track("sh", SHELL);
+    detector.observe("sh", pane(true));
+    detector.foreground("sh", Foreground.SHELL);
+    clock.advanceMillis(5_000);
+    print("sh"); // a background job prints
+    assertThat(state("sh")).isEqualTo(SessionState.WORKING);
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.screen("sh", "job output\nbash-5.2$");
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void typedInputIsWorkForTwoSecondsWhenNoCommandTakesIt() {
+    detector.track("sh", SHELL);
+    detector.observe("sh", pane(true));
+    detector.foreground("sh", Foreground.SHELL);
+    clock.advanceMillis(100);
+    detector.input("sh");
+    assertThat(state("sh")).isEqualTo(SessionState.WORKING);
+    clock.advanceMillis(2_100);
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void aQuietPaneNeedsAScreenBeforeItsVerdictAndABusyOneDoesNot() {
+    startAgent();
+    assertThat(detector.needsScreen("a")).isTrue();
+    detector.screen("a", "ready");
+    assertThat(detector.needsScreen("a")).isFalse();
+    print("a");
+    assertThat(detector.needsScreen("a")).as("busy: nothing to read yet").isFalse();
+    clock.advanceMillis(2_100);
+    assertThat(detector.needsScreen("a")).isTrue();
+  }
+
+  @Test
+  void theLastLinesDecideWaitingAndErrorWithTheLineItIsStuckOn() {
+    startAgent();
+    detector.screen("a", "reading files\n\u2502 Allow this? \u2502\n  1. yes\n  2. no\n");
+    assertThat(detector.verdict("a").state()).isEqualTo(SessionState.WAITING);
+    assertThat(detector.verdict("a").saying()).isEqualTo("Allow this?");
+    detector.screen("a", "Allow this?\nFATAL: out of tokens\n");
+    assertThat(detector.verdict("a").state()).as("errors win").isEqualTo(SessionState.ERROR);
+    assertThat(detector.verdict("a").saying()).isEqualTo("FATAL: out of tokens");
+  }
+
+  @Test
+  void anAttentionSignalHoldsUntilThePanePrintsAgain() {
+    startAgent();
+    detector.screen("a", "thinking done\n> ");
+    detector.attention("a", Signal.WAITING);
+    Verdict waiting = detector.verdict("a");
+    assertThat(waiting.state()).isEqualTo(SessionState.WAITING);
+    assertThat(waiting.signal()).isEqualTo(Signal.WAITING);
+    assertThat(waiting.saying()).isEqualTo(">");
+
+    clock.advanceMillis(300);
+    print("a"); // printed before the signal, seen late: the signal holds
+    clock.advanceMillis(2_100);
+    quiet("a");
+    assertThat(detector.verdict("a").signal()).isEqualTo(Signal.WAITING);
+
+    clock.advanceMillis(1_000);
+    print("a"); // prints again
+    clock.advanceMillis(2_100);
+    quiet("a");
+    detector.screen("a", "working on it\n> ");
+    assertThat(detector.verdict("a").signal()).isEqualTo(Signal.NONE);
+    assertThat(state("a")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void anErrorSignalWinsAndClearEndsIt() {
+    startAgent();
+    detector.screen("a", "Proceed (y/n)?");
+    detector.attention("a", Signal.ERROR);
+    assertThat(state("a")).isEqualTo(SessionState.ERROR);
+    detector.attention("a", Signal.NONE);
+    assertThat(state("a")).isEqualTo(SessionState.WAITING);
+  }
+
+  @Test
+  void aSignalDoesNotHideWork() {
+    startAgent();
+    print("a");
+    detector.attention("a", Signal.WAITING);
+    assertThat(state("a")).isEqualTo(SessionState.WORKING);
+    assertThat(detector.verdict("a").signal()).isEqualTo(Signal.WAITING);
+  }
+}
