@@ -50,6 +50,10 @@ public final class TmuxProcess implements Tmux {
             return thread;
           });
 
+  private static final long INSTALLED_RECHECK_NANOS = 10_000_000_000L;
+
+  private volatile boolean installed;
+  private volatile long installedCheckedAt;
   private final String binary;
   private final String socket;
   private final Duration timeout;
@@ -78,11 +82,20 @@ public final class TmuxProcess implements Tmux {
 
   @Override
   public boolean installed() {
-    try {
-      return run(List.of("-V")).exitCode == 0;
-    } catch (TmuxException e) {
-      return false;
+    // Asked on every authenticated /healthz: a process per request would be the whole cost.
+    long now = System.nanoTime();
+    if (installedCheckedAt != 0 && now - installedCheckedAt < INSTALLED_RECHECK_NANOS) {
+      return installed;
     }
+    boolean found;
+    try {
+      found = run(List.of("-V")).exitCode == 0;
+    } catch (TmuxException e) {
+      found = false;
+    }
+    installed = found;
+    installedCheckedAt = now;
+    return found;
   }
 
   @Override
