@@ -7,6 +7,7 @@ import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.state.Signal;
 import dev.clique.engine.state.StateDetector;
 import dev.clique.engine.state.Verdict;
+import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.token.MintedToken;
@@ -24,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -47,6 +49,7 @@ public final class SessionService implements AutoCloseable {
   private final Clock clock;
   private final Supplier<String> engineUrl;
   private final WaitRegistry waits;
+  private final Map<String, Capture> captures = new ConcurrentHashMap<>();
   private final SessionWatcher watcher;
   private volatile Listing listing;
 
@@ -207,6 +210,7 @@ public final class SessionService implements AutoCloseable {
   /** Stops the tmux session and keeps the record (state {@code stopped}). */
   public void kill(String id) throws SessionException {
     requireRecord(id);
+    captures.remove(id);
     quietKill(id);
     watcher.refreshNow();
   }
@@ -229,6 +233,7 @@ public final class SessionService implements AutoCloseable {
   /** Kills the session and forgets it, with its session-bound tokens; its waits answer gone. */
   public void delete(String id) throws SessionException {
     requireRecord(id);
+    captures.remove(id);
     quietKill(id);
     try {
       store.remove(id);
@@ -260,8 +265,15 @@ public final class SessionService implements AutoCloseable {
     requireRecord(id);
     SessionWatcher.Live live = watcher.snapshot().live().get(id);
     if (live == null || !live.alive()) {
+      captures.remove(id);
       return PaneLines.stopped();
     }
+    double activity = seconds(live.verdict().lastOutputMillis());
+    Capture cached = captures.get(id);
+    if (cached != null && cached.fresh(live.pane(), watcher.looks(), lines)) {
+      return new PaneLines(cached.last(lines), true, activity);
+    }
+    long looks = watcher.looks();
     String captured;
     try {
       captured = tmux.capturePane(id, Math.max(lines * PEEK_HISTORY_FACTOR, 100));
@@ -273,8 +285,26 @@ public final class SessionService implements AutoCloseable {
       throw new SessionException(
           SessionException.Kind.FAILED, "the pane could not be read: " + e.getMessage(), e);
     }
-    return new PaneLines(
-        PaneText.lastLines(captured, lines), true, seconds(live.verdict().lastOutputMillis()));
+    List<String> text = PaneText.lastLines(captured, lines);
+    captures.put(id, new Capture(live.pane(), looks, lines, text));
+    return new PaneLines(text, true, activity);
+  }
+
+  /**
+   * A pane's text as last captured. It is served again, without a tmux call, only while a look at
+   * the panes taken after the capture shows the pane unchanged: peek is then as fresh as the
+   * snapshot itself.
+   *
+   * @param looks the watcher's look count when the capture began
+   */
+  private record Capture(PaneInfo mark, long looks, int lines, List<String> text) {
+    boolean fresh(PaneInfo now, long looksNow, int wanted) {
+      return wanted <= lines && looksNow > looks && now.equals(mark);
+    }
+
+    List<String> last(int wanted) {
+      return text.subList(Math.max(0, text.size() - wanted), text.size());
+    }
   }
 
   /** Looks at tmux now instead of at the next tick. */

@@ -110,6 +110,13 @@ final class SessionWatcher implements AutoCloseable {
     stats.scheduleWithFixedDelay(this::gatherStats, 0, STATS_MILLIS, TimeUnit.MILLISECONDS);
   }
 
+  /** How many looks at all panes have been applied: a look after a moment has a larger number. */
+  long looks() {
+    synchronized (lock) {
+      return appliedSeq;
+    }
+  }
+
   /** The snapshot: every session the records know. */
   Snapshot snapshot() {
     return snapshot;

@@ -102,6 +102,25 @@ class PeekAndWaitIT {
   }
 
   @Test
+  void aRepeatedPeekNeverHidesOutputForLongerThanOneLookAtThePanes() throws Exception {
+    String id = idleShell();
+    for (int round = 0; round < 5; round++) {
+      for (int i = 0; i < 5; i++) {
+        api.get("/api/sessions/" + id + "/peek?lines=3"); // warm whatever is cached
+      }
+      String marker = "mark-" + round;
+      send(id, "echo " + marker);
+      long deadline = System.nanoTime() + 2_000_000_000L;
+      List<String> seen = List.of();
+      while (System.nanoTime() < deadline && !seen.contains(marker)) {
+        seen = lines(api.get("/api/sessions/" + id + "/peek?lines=3"));
+        Thread.sleep(20);
+      }
+      assertThat(seen).as("within 2 s of the echo").contains(marker);
+    }
+  }
+
+  @Test
   void peekOfAStoppedSessionIsEmptyAndOfAnUnknownOneIs404() throws Exception {
     String id = idleShell();
     assertThat(api.post("/api/sessions/" + id + "/kill", "").status()).isEqualTo(200);
