@@ -21,11 +21,14 @@ public final class ConversationTool implements CliqueTool {
   public Tool definition() {
     Map<String, Object> turn = new LinkedHashMap<>();
     turn.put("type", "object");
-    turn.put("properties", Map.of("role", Schemas.type("string"), "text", Schemas.type("string")));
+    Map<String, Object> said = new LinkedHashMap<>();
+    said.put("role", Schemas.typed("string", "user or assistant."));
+    said.put("text", Schemas.typed("string", "What was said."));
+    turn.put("properties", said);
     turn.put("required", List.of("role", "text"));
     Map<String, Object> output = new LinkedHashMap<>();
-    output.put("cli", Schemas.type("string"));
-    output.put("name", Schemas.type("string"));
+    output.put("cli", Schemas.typed("string", "The session's CLI."));
+    output.put("name", Schemas.typed("string", "The session's name."));
     output.put("turns", Schemas.arrayOf(turn));
     return Tool.builder(
             "conversation", Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
