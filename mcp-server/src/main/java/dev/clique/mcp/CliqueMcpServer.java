@@ -1,6 +1,8 @@
 package dev.clique.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import dev.clique.mcp.protocol.DeferredSchemaValidator;
 import dev.clique.mcp.protocol.RequestRouter;
@@ -15,7 +17,6 @@ import dev.clique.mcp.tools.PreviewPaneTool;
 import dev.clique.mcp.tools.WaitTool;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpStatelessAsyncServer;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
@@ -86,6 +87,16 @@ public final class CliqueMcpServer {
     return props.getProperty("version", "unknown");
   }
 
+  /**
+   * {@code {"tools": {"listChanged": false}}}, as the SDK writes its capabilities: made by hand,
+   * since having Jackson write the SDK's record costs tens of milliseconds at start.
+   */
+  static ObjectNode capabilities() {
+    ObjectNode capabilities = JsonNodeFactory.instance.objectNode();
+    capabilities.putObject("tools").put("listChanged", false);
+    return capabilities;
+  }
+
   /** The tools, in the order {@code tools/list} shows them. */
   public List<CliqueTool> tools() {
     return List.of(
@@ -99,44 +110,61 @@ public final class CliqueMcpServer {
   /**
    * Serves until {@code in} ends; then gives pending answers a moment ({@link #DRAIN_ON_EOF}),
    * cancels the rest (aborting their HTTP calls) and returns.
+   *
+   * <p>Reading starts at once: the SDK's server is built on a thread of its own meanwhile, since
+   * the first requests ({@code initialize}, {@code ping}, {@code server/discover}) do not need it.
    */
   public void serve(InputStream in, OutputStream out) throws IOException {
     ObjectMapper json = new ObjectMapper();
     FrameWriter frames = new FrameWriter(out);
     List<CliqueTool> tools = tools();
     Set<String> names = new LinkedHashSet<>();
-    tools.forEach(tool -> names.add(tool.definition().name()));
-    ServerCapabilities capabilities = ServerCapabilities.builder().tools(false).build();
-    ServerIdentity identity =
-        new ServerIdentity(NAME, version(), INSTRUCTIONS, json.valueToTree(capabilities));
+    tools.forEach(tool -> names.add(tool.name()));
+    ServerIdentity identity = new ServerIdentity(NAME, version(), INSTRUCTIONS, capabilities());
     RequestRouter router = new RequestRouter(frames, identity, names, json, progressEvery);
-    McpStatelessAsyncServer server =
-        McpServer.async(router)
-            .jsonMapper(new JacksonMcpJsonMapper(json))
-            .serverInfo(NAME, identity.version())
-            .instructions(INSTRUCTIONS)
-            .capabilities(capabilities)
-            .jsonSchemaValidator(new DeferredSchemaValidator())
-            .validateToolInputs(false)
-            .tools(
-                tools.stream()
-                    .map(
-                        tool ->
-                            new AsyncToolSpecification(
-                                tool.definition(),
-                                (context, request) ->
-                                    tool.call(request.arguments())
-                                        .switchIfEmpty(
-                                            Mono.fromSupplier(CliqueMcpServer::noAnswer))))
-                    .toList())
-            .build();
+    Thread starting =
+        new Thread(
+            () -> {
+              try {
+                startSdk(router, json, identity, tools);
+              } catch (RuntimeException | LinkageError e) {
+                router.sdkFailed(e);
+              }
+            },
+            "clique-mcp-start");
+    starting.setDaemon(true);
+    starting.start();
     try {
       new StdioFront(frames, router).run(in);
       router.awaitIdle(drainOnEof);
     } finally {
-      router.cancelAll();
-      server.close();
+      router.close();
     }
+  }
+
+  /** Builds the SDK's server, which hands itself to the router; then readies the validator. */
+  private static void startSdk(
+      RequestRouter router, ObjectMapper json, ServerIdentity identity, List<CliqueTool> tools) {
+    DeferredSchemaValidator validator = new DeferredSchemaValidator();
+    McpServer.async(router)
+        .jsonMapper(new JacksonMcpJsonMapper(json))
+        .serverInfo(NAME, identity.version())
+        .instructions(INSTRUCTIONS)
+        .capabilities(ServerCapabilities.builder().tools(false).build())
+        .jsonSchemaValidator(validator)
+        .validateToolInputs(false)
+        .tools(
+            tools.stream()
+                .map(
+                    tool ->
+                        new AsyncToolSpecification(
+                            tool.definition(),
+                            (context, request) ->
+                                tool.call(request.arguments())
+                                    .switchIfEmpty(Mono.fromSupplier(CliqueMcpServer::noAnswer))))
+                .toList())
+        .build();
+    validator.prepare();
   }
 
   /** A client future that completed with nothing: not what any route answers. */

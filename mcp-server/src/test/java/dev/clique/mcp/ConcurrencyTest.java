@@ -23,20 +23,23 @@ class ConcurrencyTest {
       for (int i = 0; i < WAITS; i++) {
         mcp.sendRequest("tools/call", Map.of("name", "wait", "arguments", Map.of("id", "s" + i)));
       }
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-      while (client.calls.size() < WAITS && System.nanoTime() < deadline) {
-        Thread.sleep(5);
-      }
-      assertThat(client.calls).hasSize(WAITS);
-      long best = Long.MAX_VALUE;
-      for (int i = 0; i < 5; i++) {
-        long start = System.nanoTime();
-        JsonNode pong = mcp.request("ping", null);
-        best = Math.min(best, System.nanoTime() - start);
-        assertThat(pong.has("result")).isTrue();
-      }
-      assertThat(Duration.ofNanos(best)).isLessThan(Duration.ofMillis(50));
+      client.awaitCalls(WAITS);
+      assertThat(quickest(mcp, "ping")).isLessThan(Duration.ofMillis(50));
+      // tools/list goes through the SDK's server, as the waits did.
+      assertThat(quickest(mcp, "tools/list")).isLessThan(Duration.ofMillis(50));
     }
+  }
+
+  /** The quickest of five answers: one slow answer on a busy machine proves nothing. */
+  private static Duration quickest(McpHarness mcp, String method) throws InterruptedException {
+    long best = Long.MAX_VALUE;
+    for (int i = 0; i < 5; i++) {
+      long start = System.nanoTime();
+      JsonNode answer = mcp.request(method, null);
+      best = Math.min(best, System.nanoTime() - start);
+      assertThat(answer.has("result")).as(answer.toString()).isTrue();
+    }
+    return Duration.ofNanos(best);
   }
 
   @Test
@@ -59,10 +62,8 @@ class ConcurrencyTest {
         }
         assertThat(engine.holding.get()).as("waits held at the engine at once").isEqualTo(WAITS);
 
-        long start = System.nanoTime();
-        JsonNode pong = mcp.request("ping", null);
-        assertThat(pong.has("result")).isTrue();
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(50));
+        assertThat(quickest(mcp, "ping")).isLessThan(Duration.ofMillis(50));
+        assertThat(quickest(mcp, "tools/list")).isLessThan(Duration.ofMillis(50));
 
         JsonNode listed = mcp.callTool("list_sessions", Map.of());
         assertThat(listed.at("/result/isError").asBoolean(true)).isFalse();

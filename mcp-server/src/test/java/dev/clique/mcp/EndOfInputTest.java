@@ -16,7 +16,10 @@ class EndOfInputTest {
     for (int i = 0; i < 10; i++) {
       mcp.sendRequest("tools/call", Map.of("name", "wait", "arguments", Map.of("id", "s" + i)));
     }
-    mcp.request("ping", null);
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (client.calls.size() < 10 && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
     assertThat(client.calls).hasSize(10);
     long start = System.nanoTime();
     mcp.closeInput();
@@ -54,7 +57,10 @@ class EndOfInputTest {
     int id =
         mcp.sendRequest(
             "tools/call", Map.of("name", "preview_pane", "arguments", Map.of("id", "s")));
-    mcp.request("ping", null);
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (client.calls.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(5);
+    }
     mcp.closeInput();
     Thread.sleep(50);
     client.calls.get(0).answer(FakeClient.pane(Fixtures.contractJson("peek.json")));

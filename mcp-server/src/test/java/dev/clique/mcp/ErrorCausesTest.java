@@ -173,7 +173,7 @@ class ErrorCausesTest {
       int id =
           other.sendRequest(
               "tools/call", Map.of("name", "conversation", "arguments", Map.of("id", "s1")));
-      other.request("ping", null);
+      fake.awaitCalls(1);
       fake.calls.get(0).answer(null);
       JsonNode answer = other.answerTo(id, Duration.ofSeconds(5));
       assertThat(answer.at("/result/isError").asBoolean()).isTrue();

@@ -42,6 +42,17 @@ final class FakeClient implements CliqueClient {
     return this;
   }
 
+  /** Waits until the server has made {@code count} calls (at most 5 s). */
+  void awaitCalls(int count) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (calls.size() < count) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(calls.size() + " calls reached the client, not " + count);
+      }
+      Thread.sleep(2);
+    }
+  }
+
   static WaitResult waitResult(JsonNode json) {
     return new WaitResult(
         json.path("id").asText(),

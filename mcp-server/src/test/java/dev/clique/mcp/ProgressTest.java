@@ -64,6 +64,7 @@ class ProgressTest {
       last = progress;
       assertThat(note.at("/params/message").asText()).contains("wait");
     }
+    client.awaitCalls(1);
     client.calls.get(0).answer(FakeClient.waitResult(Fixtures.contractJson("wait-matched.json")));
     assertThat(mcp.answerTo(id, Duration.ofSeconds(5)).at("/result/isError").asBoolean(true))
         .isFalse();
@@ -88,6 +89,7 @@ class ProgressTest {
   void aCallWithoutAProgressTokenHearsNothingBeforeItsAnswer() throws Exception {
     int id = mcp.sendRequest("tools/call", Map.of("name", "wait", "arguments", Map.of("id", "s1")));
     assertThat(mcp.next(Duration.ofMillis(EVERY.toMillis() * 4))).isNull();
+    client.awaitCalls(1);
     client.calls.get(0).answer(FakeClient.waitResult(Fixtures.contractJson("wait-matched.json")));
     assertThat(mcp.answerTo(id, Duration.ofSeconds(5)).has("result")).isTrue();
   }

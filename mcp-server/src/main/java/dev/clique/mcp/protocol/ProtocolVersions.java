@@ -20,4 +20,11 @@ public final class ProtocolVersions {
       List.of(MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
 
   private ProtocolVersions() {}
+
+  /** The answer to an {@code initialize} asking for {@code requested}: itself, or the newest. */
+  public static String negotiate(String requested) {
+    return INITIALIZE_ERA.contains(requested)
+        ? requested
+        : INITIALIZE_ERA.get(INITIALIZE_ERA.size() - 1);
+  }
 }

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -45,7 +46,7 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
   private final ObjectMapper json;
   private final ProgressReporter progress;
   private final Map<String, Disposable.Swap> pending = new ConcurrentHashMap<>();
-  private volatile McpStatelessServerHandler handler;
+  private final CompletableFuture<McpStatelessServerHandler> handler = new CompletableFuture<>();
 
   /**
    * @param out where answers go
@@ -69,7 +70,13 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
 
   @Override
   public void setMcpHandler(McpStatelessServerHandler handler) {
-    this.handler = handler;
+    this.handler.complete(handler);
+  }
+
+  /** The SDK's server could not start: what needs it is answered with an internal error. */
+  public void sdkFailed(Throwable failure) {
+    log.warn("the MCP SDK's server did not start: {}", Tokens.scrub(failure.toString()));
+    handler.completeExceptionally(failure);
   }
 
   @Override
@@ -117,6 +124,14 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
 
   @Override
   public void request(JsonNode id, String method, ObjectNode message) {
+    if (pending.containsKey(id.toString())) {
+      out.write(
+          JsonRpc.error(
+              id,
+              JsonRpc.INVALID_REQUEST,
+              "request id " + id + " is already in use by a pending request"));
+      return;
+    }
     JsonNode params = message.get("params");
     Era era = ModernEra.of(params);
     if (era == Era.UNSUPPORTED) {
@@ -133,11 +148,26 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
       out.write(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, refusal));
       return;
     }
-    if (method.equals(ModernEra.DISCOVER)) {
-      out.write(JsonRpc.result(id, ModernEra.discover(server)));
-      return;
+    boolean modern = era == Era.MODERN;
+    switch (method) {
+      case ModernEra.DISCOVER -> out.write(JsonRpc.result(id, ModernEra.discover(server)));
+      case "initialize" -> answer(id, method, initialize(params), modern);
+      case "ping" -> answer(id, method, json.createObjectNode(), modern);
+      default -> forward(id, method, params, modern);
     }
-    forward(id, method, params, era == Era.MODERN);
+  }
+
+  /**
+   * The handshake is answered here rather than by the SDK: it needs nothing the SDK has, and the
+   * first answer a client waits for should not wait for the SDK's start.
+   */
+  private ObjectNode initialize(JsonNode params) {
+    return server.initializeResult(
+        ProtocolVersions.negotiate(params.get("protocolVersion").textValue()));
+  }
+
+  private void answer(JsonNode id, String method, ObjectNode result, boolean modern) {
+    out.write(JsonRpc.result(id, modern ? ModernEra.complete(result, method) : result));
   }
 
   @Override
@@ -190,7 +220,9 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
             json.convertValue(id, Object.class),
             params == null || params.isNull() ? null : json.convertValue(params, OBJECT));
     slot.update(
-        Mono.defer(() -> handler.handleRequest(McpTransportContext.EMPTY, request))
+        // The SDK's server may still be starting: a request for it waits, holding no thread.
+        Mono.fromFuture(handler, true)
+            .flatMap(sdk -> sdk.handleRequest(McpTransportContext.EMPTY, request))
             .switchIfEmpty(Mono.error(() -> new IllegalStateException("the SDK gave no answer")))
             .doFinally(
                 signal -> {

@@ -16,6 +16,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public record ServerIdentity(
     String name, String version, String instructions, JsonNode capabilities) {
 
+  /** The result of {@code initialize} at {@code version}. */
+  public ObjectNode initializeResult(String version) {
+    ObjectNode result = JsonNodeFactory.instance.objectNode();
+    result.put("protocolVersion", version);
+    result.set("capabilities", capabilities.deepCopy());
+    result.set("serverInfo", info());
+    result.put("instructions", instructions);
+    return result;
+  }
+
   /** {@code {"name": ..., "version": ...}}. */
   public ObjectNode info() {
     ObjectNode info = JsonNodeFactory.instance.objectNode();

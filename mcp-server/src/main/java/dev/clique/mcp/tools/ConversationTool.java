@@ -18,6 +18,11 @@ public final class ConversationTool implements CliqueTool {
   }
 
   @Override
+  public String name() {
+    return "conversation";
+  }
+
+  @Override
   public Tool definition() {
     Map<String, Object> turn = new LinkedHashMap<>();
     turn.put("type", "object");
@@ -30,8 +35,7 @@ public final class ConversationTool implements CliqueTool {
     output.put("cli", Schemas.typed("string", "The session's CLI."));
     output.put("name", Schemas.typed("string", "The session's name."));
     output.put("turns", Schemas.arrayOf(turn));
-    return Tool.builder(
-            "conversation", Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
+    return Tool.builder(name(), Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
         .title("Read a conversation")
         .description(
             "Reads a session's conversation from its CLI's own transcript: what the person typed"
