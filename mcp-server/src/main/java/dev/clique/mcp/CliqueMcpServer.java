@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
-import dev.clique.mcp.protocol.DeferredSchemaValidator;
+import dev.clique.mcp.protocol.OutputSchemaValidator;
 import dev.clique.mcp.protocol.RequestRouter;
 import dev.clique.mcp.protocol.ServerIdentity;
+import dev.clique.mcp.protocol.ServerJson;
 import dev.clique.mcp.stdio.FrameWriter;
 import dev.clique.mcp.stdio.StdioFront;
 import dev.clique.mcp.tools.CliqueTool;
@@ -115,7 +116,7 @@ public final class CliqueMcpServer {
    * the first requests ({@code initialize}, {@code ping}, {@code server/discover}) do not need it.
    */
   public void serve(InputStream in, OutputStream out) throws IOException {
-    ObjectMapper json = new ObjectMapper();
+    ObjectMapper json = ServerJson.mapper();
     FrameWriter frames = new FrameWriter(out);
     List<CliqueTool> tools = tools();
     Set<String> names = new LinkedHashSet<>();
@@ -145,7 +146,7 @@ public final class CliqueMcpServer {
   /** Builds the SDK's server, which hands itself to the router; then readies the validator. */
   private static void startSdk(
       RequestRouter router, ObjectMapper json, ServerIdentity identity, List<CliqueTool> tools) {
-    DeferredSchemaValidator validator = new DeferredSchemaValidator();
+    OutputSchemaValidator validator = new OutputSchemaValidator(json);
     McpServer.async(router)
         .jsonMapper(new JacksonMcpJsonMapper(json))
         .serverInfo(NAME, identity.version())

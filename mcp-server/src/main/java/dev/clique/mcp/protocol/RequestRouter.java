@@ -13,7 +13,9 @@ import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -243,8 +245,19 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
                 }));
   }
 
-  private String answer(JsonNode id, String method, JSONRPCResponse response, boolean modern) {
+  private byte[] answer(JsonNode id, String method, JSONRPCResponse response, boolean modern) {
     try {
+      if (response.error() == null && !modern) {
+        // The usual answer, written in one pass as UTF-8 rather than through a tree or a String:
+        // a list of sessions is tens of kilobytes, twice (structured and as text).
+        byte[] head =
+            ("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":").getBytes(StandardCharsets.UTF_8);
+        byte[] result = json.writeValueAsBytes(response.result());
+        byte[] frame = Arrays.copyOf(head, head.length + result.length + 1);
+        System.arraycopy(result, 0, frame, head.length, result.length);
+        frame[frame.length - 1] = '}';
+        return frame;
+      }
       ObjectNode frame = json.valueToTree(response);
       frame.set("id", id);
       JsonNode result = frame.get("result");
@@ -255,10 +268,11 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
       if (error instanceof ObjectNode details && details.path("message").isTextual()) {
         details.put("message", Tokens.scrub(details.get("message").textValue()));
       }
-      return json.writeValueAsString(frame);
+      return json.writeValueAsBytes(frame);
     } catch (JsonProcessingException | IllegalArgumentException e) {
       log.warn("an answer to {} could not be written: {}", method, Tokens.scrub(e.getMessage()));
-      return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error");
+      return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error")
+          .getBytes(StandardCharsets.UTF_8);
     }
   }
 }
