@@ -97,11 +97,6 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
     progress.close();
   }
 
-  /** How many requests are still pending. */
-  public int pending() {
-    return pending.size();
-  }
-
   /** Waits until no request is pending, at most {@code limit}; true when none is left. */
   public boolean awaitIdle(Duration limit) {
     long deadline = System.nanoTime() + limit.toNanos();
