@@ -80,6 +80,11 @@ final class Spawned implements AutoCloseable {
     return process.exitValue();
   }
 
+  /** Sends SIGTERM, as a client stopping its MCP server does; does not wait. */
+  void terminate() {
+    process.destroy();
+  }
+
   long pid() {
     return process.pid();
   }

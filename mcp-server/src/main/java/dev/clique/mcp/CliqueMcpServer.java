@@ -1,8 +1,13 @@
 package dev.clique.mcp;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.mcp.protocol.OutputSchemaValidator;
 import dev.clique.mcp.protocol.RequestRouter;
+import dev.clique.mcp.protocol.ServerIdentity;
+import dev.clique.mcp.protocol.ServerJson;
 import dev.clique.mcp.stdio.FrameWriter;
 import dev.clique.mcp.stdio.StdioFront;
 import dev.clique.mcp.tools.CliqueTool;
@@ -13,17 +18,21 @@ import dev.clique.mcp.tools.PreviewPaneTool;
 import dev.clique.mcp.tools.WaitTool;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpStatelessAsyncServer;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
+import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
+import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import reactor.core.publisher.Mono;
 
 /**
  * {@code clique mcp}: the five read-only tools on stdin/stdout. The tools reach sessions only
@@ -36,10 +45,34 @@ public final class CliqueMcpServer {
           + " tmux: list_sessions, get_session, wait, preview_pane and conversation. They only"
           + " read: they never type into a session.";
 
+  /** How often a pending request that asked for progress hears of it (MCP.md: at most 15 s). */
+  public static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
+
+  /** How long answers still pending when stdin closes may take before they are cancelled. */
+  public static final Duration DRAIN_ON_EOF = Duration.ofMillis(250);
+
   private final CliqueClient client;
+  private final Duration progressEvery;
+  private final Duration drainOnEof;
 
   public CliqueMcpServer(CliqueClient client) {
-    this.client = client;
+    this(client, PROGRESS_EVERY, DRAIN_ON_EOF);
+  }
+
+  private CliqueMcpServer(CliqueClient client, Duration progressEvery, Duration drainOnEof) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.progressEvery = positive(progressEvery, "progressEvery");
+    this.drainOnEof = Objects.requireNonNull(drainOnEof, "drainOnEof");
+  }
+
+  /** This server, sending progress every {@code interval} instead (tests use a short one). */
+  public CliqueMcpServer progressEvery(Duration interval) {
+    return new CliqueMcpServer(client, interval, drainOnEof);
+  }
+
+  /** This server, giving pending answers {@code grace} once stdin has closed. */
+  public CliqueMcpServer drainOnEof(Duration grace) {
+    return new CliqueMcpServer(client, progressEvery, grace);
   }
 
   /** The project's version, as built. */
@@ -55,6 +88,16 @@ public final class CliqueMcpServer {
     return props.getProperty("version", "unknown");
   }
 
+  /**
+   * {@code {"tools": {"listChanged": false}}}, as the SDK writes its capabilities: made by hand,
+   * since having Jackson write the SDK's record costs tens of milliseconds at start.
+   */
+  static ObjectNode capabilities() {
+    ObjectNode capabilities = JsonNodeFactory.instance.objectNode();
+    capabilities.putObject("tools").put("listChanged", false);
+    return capabilities;
+  }
+
   /** The tools, in the order {@code tools/list} shows them. */
   public List<CliqueTool> tools() {
     return List.of(
@@ -65,35 +108,82 @@ public final class CliqueMcpServer {
         new ConversationTool(client));
   }
 
-  /** Serves until {@code in} ends, then cancels what is still pending and returns. */
+  /**
+   * Serves until {@code in} ends; then gives pending answers a moment ({@link #DRAIN_ON_EOF}),
+   * cancels the rest (aborting their HTTP calls) and returns.
+   *
+   * <p>Reading starts at once: the SDK's server is built on a thread of its own meanwhile, since
+   * the first requests ({@code initialize}, {@code ping}, {@code server/discover}) do not need it.
+   */
   public void serve(InputStream in, OutputStream out) throws IOException {
-    ObjectMapper json = new ObjectMapper();
+    ObjectMapper json = ServerJson.mapper();
     FrameWriter frames = new FrameWriter(out);
     List<CliqueTool> tools = tools();
     Set<String> names = new LinkedHashSet<>();
-    tools.forEach(tool -> names.add(tool.definition().name()));
-    RequestRouter router = new RequestRouter(frames, names, json);
-    McpStatelessAsyncServer server =
-        McpServer.async(router)
-            .jsonMapper(new JacksonMcpJsonMapper(json))
-            .serverInfo(NAME, version())
-            .instructions(INSTRUCTIONS)
-            .capabilities(ServerCapabilities.builder().tools(false).build())
-            .validateToolInputs(false)
-            .tools(
-                tools.stream()
-                    .map(
-                        tool ->
-                            new AsyncToolSpecification(
-                                tool.definition(),
-                                (context, request) -> tool.call(request.arguments())))
-                    .toList())
-            .build();
+    tools.forEach(tool -> names.add(tool.name()));
+    ServerIdentity identity = new ServerIdentity(NAME, version(), INSTRUCTIONS, capabilities());
+    RequestRouter router = new RequestRouter(frames, identity, names, json, progressEvery);
+    Thread starting =
+        new Thread(
+            () -> {
+              try {
+                startSdk(router, json, identity, tools);
+              } catch (RuntimeException | LinkageError e) {
+                router.sdkFailed(e);
+              }
+            },
+            "clique-mcp-start");
+    starting.setDaemon(true);
+    starting.start();
     try {
       new StdioFront(frames, router).run(in);
+      router.awaitIdle(drainOnEof);
     } finally {
-      router.cancelAll();
-      server.close();
+      router.close();
     }
+  }
+
+  /** Builds the SDK's server, which hands itself to the router; then readies the validator. */
+  private static void startSdk(
+      RequestRouter router, ObjectMapper json, ServerIdentity identity, List<CliqueTool> tools) {
+    OutputSchemaValidator validator = new OutputSchemaValidator(json);
+    McpServer.async(router)
+        .jsonMapper(new JacksonMcpJsonMapper(json))
+        .serverInfo(NAME, identity.version())
+        .instructions(INSTRUCTIONS)
+        .capabilities(ServerCapabilities.builder().tools(false).build())
+        .jsonSchemaValidator(validator)
+        .validateToolInputs(false)
+        .tools(
+            tools.stream()
+                .map(
+                    tool ->
+                        new AsyncToolSpecification(
+                            tool.definition(),
+                            (context, request) ->
+                                tool.call(request.arguments())
+                                    .switchIfEmpty(Mono.fromSupplier(CliqueMcpServer::noAnswer))))
+                .toList())
+        .build();
+    validator.prepare();
+  }
+
+  /** A client future that completed with nothing: not what any route answers. */
+  private static CallToolResult noAnswer() {
+    return CallToolResult.builder()
+        .content(
+            List.of(
+                TextContent.builder("clique API returned an unexpected response: no answer")
+                    .build()))
+        .isError(true)
+        .build();
+  }
+
+  private static Duration positive(Duration value, String name) {
+    Objects.requireNonNull(value, name);
+    if (value.isZero() || value.isNegative()) {
+      throw new IllegalArgumentException(name + " must be positive, got " + value);
+    }
+    return value;
   }
 }

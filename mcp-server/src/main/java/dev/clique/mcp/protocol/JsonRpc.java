@@ -12,11 +12,17 @@ public final class JsonRpc {
   public static final int INVALID_PARAMS = -32602;
   public static final int INTERNAL_ERROR = -32603;
 
+  /** The modern era's answer to a request naming a revision this server does not speak. */
+  public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private JsonRpc() {}
 
-  /** An error answer; {@code id} may be null (a line whose id could not be read). */
+  /**
+   * An error answer; {@code id} may be null (a line whose id could not be read). The message is
+   * scrubbed of tokens.
+   */
   public static String error(JsonNode id, int code, String message) {
     return error(id, code, message, null);
   }
@@ -27,7 +33,7 @@ public final class JsonRpc {
     frame.set("id", id == null ? JSON.nullNode() : id);
     ObjectNode error = frame.putObject("error");
     error.put("code", code);
-    error.put("message", message);
+    error.put("message", Tokens.scrub(message));
     if (data != null) {
       error.set("data", data);
     }

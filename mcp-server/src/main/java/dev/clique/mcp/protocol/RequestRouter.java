@@ -1,135 +1,273 @@
 package dev.clique.mcp.protocol;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.mcp.protocol.ModernEra.Era;
 import dev.clique.mcp.stdio.FrameWriter;
 import dev.clique.mcp.stdio.StdioFront;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
+import reactor.core.Disposables;
 import reactor.core.publisher.Mono;
 
 /**
- * Hands well-formed messages to the MCP SDK's server and writes its answers. Each request runs on
- * its own, so a long {@code wait} never holds up a {@code ping}; {@code notifications/cancelled}
- * disposes the pending call, which aborts its HTTP request.
+ * Between the stdio front and the MCP SDK's server: checks what the SDK would answer badly ({@code
+ * initialize} without a version, unknown tools), serves what it does not know (the modern era,
+ * {@link ModernEra}), hands the rest to the SDK and writes its answers.
+ *
+ * <p>No request holds a thread while it waits: each runs as its own subscription, so a long {@code
+ * wait} never holds up a {@code ping}. {@code notifications/cancelled} disposes the subscription,
+ * which cancels the client's future and so aborts its HTTP call; a cancelled request gets no
+ * answer.
  */
 public final class RequestRouter implements McpStatelessServerTransport, StdioFront.MessageHandler {
-  /** The versions answered with themselves; any other request gets the newest. */
-  public static final List<String> PROTOCOL_VERSIONS =
-      List.of("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25");
-
   private static final Logger log = LoggerFactory.getLogger(RequestRouter.class);
   private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
 
   private final FrameWriter out;
+  private final ServerIdentity server;
   private final Set<String> toolNames;
   private final ObjectMapper json;
-  private final Map<String, Disposable> inFlight = new ConcurrentHashMap<>();
-  private volatile McpStatelessServerHandler handler;
+  private final ProgressReporter progress;
+  private final Map<String, Disposable.Swap> pending = new ConcurrentHashMap<>();
+  private final CompletableFuture<McpStatelessServerHandler> handler = new CompletableFuture<>();
 
-  public RequestRouter(FrameWriter out, Set<String> toolNames, ObjectMapper json) {
+  /**
+   * @param out where answers go
+   * @param server who this server is, for {@code server/discover}
+   * @param toolNames the tools the SDK serves, to refuse any other name clearly
+   * @param json the mapper the SDK uses too
+   * @param progressEvery how often a pending request that asked for progress hears of it
+   */
+  public RequestRouter(
+      FrameWriter out,
+      ServerIdentity server,
+      Set<String> toolNames,
+      ObjectMapper json,
+      Duration progressEvery) {
     this.out = out;
+    this.server = server;
     this.toolNames = Set.copyOf(toolNames);
     this.json = json;
+    this.progress = new ProgressReporter(out, progressEvery);
   }
 
   @Override
   public void setMcpHandler(McpStatelessServerHandler handler) {
-    this.handler = handler;
+    this.handler.complete(handler);
+  }
+
+  /** The SDK's server could not start: what needs it is answered with an internal error. */
+  public void sdkFailed(Throwable failure) {
+    log.warn("the MCP SDK's server did not start: {}", Tokens.scrub(failure.toString()));
+    handler.completeExceptionally(failure);
   }
 
   @Override
   public List<String> protocolVersions() {
-    return PROTOCOL_VERSIONS;
+    return ProtocolVersions.INITIALIZE_ERA;
   }
 
   @Override
   public Mono<Void> closeGracefully() {
-    return Mono.fromRunnable(this::cancelAll);
+    return Mono.fromRunnable(this::close);
   }
 
-  /** Cancels every pending call (stdin closed). */
+  @Override
+  public void close() {
+    cancelAll();
+    progress.close();
+  }
+
+  /** Waits until no request is pending, at most {@code limit}; true when none is left. */
+  public boolean awaitIdle(Duration limit) {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!pending.isEmpty()) {
+      if (System.nanoTime() - deadline >= 0) {
+        return false;
+      }
+      LockSupport.parkNanos(2_000_000);
+    }
+    return true;
+  }
+
+  /** Cancels every pending request (stdin closed): their HTTP calls are aborted. */
   public void cancelAll() {
-    inFlight.values().forEach(Disposable::dispose);
-    inFlight.clear();
+    for (String key : List.copyOf(pending.keySet())) {
+      Disposable call = pending.remove(key);
+      if (call != null) {
+        call.dispose();
+      }
+    }
   }
 
   @Override
   public void request(JsonNode id, String method, ObjectNode message) {
+    if (pending.containsKey(id.toString())) {
+      out.write(
+          JsonRpc.error(
+              id,
+              JsonRpc.INVALID_REQUEST,
+              "request id " + id + " is already in use by a pending request"));
+      return;
+    }
     JsonNode params = message.get("params");
-    if (method.equals("tools/call")) {
-      JsonNode name = params == null ? null : params.get("name");
-      if (name == null || !name.isTextual()) {
-        out.write(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "tools/call needs a tool name"));
-        return;
-      }
-      if (!toolNames.contains(name.asText())) {
-        out.write(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "Unknown tool: " + name.asText()));
-        return;
-      }
-      JsonNode arguments = params.get("arguments");
-      if (arguments != null && !arguments.isObject() && !arguments.isNull()) {
-        out.write(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, "arguments must be an object"));
-        return;
-      }
+    Era era = ModernEra.of(params);
+    if (era == Era.UNSUPPORTED) {
+      out.write(ModernEra.unsupported(id, params));
+      return;
     }
-    Object rawId = json.convertValue(id, Object.class);
-    Map<String, Object> rawParams =
-        params == null || params.isNull() ? null : json.convertValue(params, OBJECT);
-    JSONRPCRequest request = new JSONRPCRequest("2.0", method, rawId, rawParams);
-    String key = id.toString();
-    Disposable call =
-        Mono.defer(() -> handler.handleRequest(McpTransportContext.EMPTY, request))
-            .doFinally(signal -> inFlight.remove(key))
-            .subscribe(
-                response -> out.write(write(response, id)),
-                failure -> {
-                  log.warn("{} failed: {}", method, failure.toString());
-                  out.write(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error"));
-                });
-    if (!call.isDisposed()) {
-      inFlight.put(key, call);
+    String refusal =
+        switch (method) {
+          case "initialize" -> InitializeCheck.problem(params);
+          case "tools/call" -> toolCallProblem(params);
+          default -> null;
+        };
+    if (refusal != null) {
+      out.write(JsonRpc.error(id, JsonRpc.INVALID_PARAMS, refusal));
+      return;
     }
+    boolean modern = era == Era.MODERN;
+    switch (method) {
+      case ModernEra.DISCOVER -> out.write(JsonRpc.result(id, ModernEra.discover(server)));
+      case "initialize" -> answer(id, method, initialize(params), modern);
+      case "ping" -> answer(id, method, json.createObjectNode(), modern);
+      default -> forward(id, method, params, modern);
+    }
+  }
+
+  /**
+   * The handshake is answered here rather than by the SDK: it needs nothing the SDK has, and the
+   * first answer a client waits for should not wait for the SDK's start.
+   */
+  private ObjectNode initialize(JsonNode params) {
+    return server.initializeResult(
+        ProtocolVersions.negotiate(params.get("protocolVersion").textValue()));
+  }
+
+  private void answer(JsonNode id, String method, ObjectNode result, boolean modern) {
+    out.write(JsonRpc.result(id, modern ? ModernEra.complete(result, method) : result));
   }
 
   @Override
   public void notification(String method, ObjectNode message) {
-    JsonNode params = message.path("params");
     if (method.equals("notifications/cancelled")) {
-      Disposable call = inFlight.remove(params.path("requestId").toString());
+      JsonNode requestId = message.path("params").path("requestId");
+      Disposable call = requestId.isMissingNode() ? null : pending.remove(requestId.toString());
       if (call != null) {
         call.dispose();
       }
-      return;
     }
-    Map<String, Object> rawParams =
-        params.isObject() ? json.convertValue(params, OBJECT) : Map.of();
-    handler
-        .handleNotification(
-            McpTransportContext.EMPTY, new JSONRPCNotification("2.0", method, rawParams))
-        .onErrorResume(failure -> Mono.empty())
-        .subscribe();
+    // Nothing else a client tells us changes what we answer: initialized, roots, progress.
   }
 
-  private String write(JSONRPCResponse response, JsonNode id) {
+  private String toolCallProblem(JsonNode params) {
+    JsonNode name = params == null ? null : params.get("name");
+    if (name == null || !name.isTextual()) {
+      return "tools/call needs params.name, the name of a tool";
+    }
+    if (!toolNames.contains(name.textValue())) {
+      return "Unknown tool: " + name.textValue();
+    }
+    JsonNode arguments = params.get("arguments");
+    if (arguments != null && !arguments.isObject() && !arguments.isNull()) {
+      return "tools/call: arguments must be an object";
+    }
+    return null;
+  }
+
+  private void forward(JsonNode id, String method, JsonNode params, boolean modern) {
+    String key = id.toString();
+    Disposable.Swap slot = Disposables.swap();
+    if (pending.putIfAbsent(key, slot) != null) {
+      out.write(
+          JsonRpc.error(
+              id,
+              JsonRpc.INVALID_REQUEST,
+              "request id " + key + " is already in use by a pending request"));
+      return;
+    }
+    JsonNode token = method.equals("tools/call") ? ProgressReporter.token(params) : null;
+    Disposable ticking =
+        token == null
+            ? Disposables.disposed()
+            : progress.start(token, params.path("name").asText());
+    JSONRPCRequest request =
+        new JSONRPCRequest(
+            "2.0",
+            method,
+            json.convertValue(id, Object.class),
+            params == null || params.isNull() ? null : json.convertValue(params, OBJECT));
+    slot.update(
+        // The SDK's server may still be starting: a request for it waits, holding no thread.
+        Mono.fromFuture(handler, true)
+            .flatMap(sdk -> sdk.handleRequest(McpTransportContext.EMPTY, request))
+            .switchIfEmpty(Mono.error(() -> new IllegalStateException("the SDK gave no answer")))
+            .doFinally(
+                signal -> {
+                  ticking.dispose();
+                  pending.remove(key, slot);
+                })
+            .subscribe(
+                response -> {
+                  pending.remove(key, slot);
+                  ticking.dispose();
+                  out.write(answer(id, method, response, modern));
+                },
+                failure -> {
+                  pending.remove(key, slot);
+                  ticking.dispose();
+                  log.warn("{} failed: {}", method, Tokens.scrub(failure.toString()));
+                  out.write(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error"));
+                }));
+  }
+
+  private byte[] answer(JsonNode id, String method, JSONRPCResponse response, boolean modern) {
     try {
-      return json.writeValueAsString(response);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      log.warn("an answer could not be written: {}", e.getOriginalMessage());
-      return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error");
+      if (response.error() == null && !modern) {
+        // The usual answer, written in one pass as UTF-8 rather than through a tree or a String:
+        // a list of sessions is tens of kilobytes, twice (structured and as text).
+        byte[] head =
+            ("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":").getBytes(StandardCharsets.UTF_8);
+        byte[] result = json.writeValueAsBytes(response.result());
+        byte[] frame = Arrays.copyOf(head, head.length + result.length + 1);
+        System.arraycopy(result, 0, frame, head.length, result.length);
+        frame[frame.length - 1] = '}';
+        return frame;
+      }
+      ObjectNode frame = json.valueToTree(response);
+      frame.set("id", id);
+      JsonNode result = frame.get("result");
+      if (modern && result instanceof ObjectNode complete) {
+        ModernEra.complete(complete, method);
+      }
+      JsonNode error = frame.get("error");
+      if (error instanceof ObjectNode details && details.path("message").isTextual()) {
+        details.put("message", Tokens.scrub(details.get("message").textValue()));
+      }
+      return json.writeValueAsBytes(frame);
+    } catch (JsonProcessingException | IllegalArgumentException e) {
+      log.warn("an answer to {} could not be written: {}", method, Tokens.scrub(e.getMessage()));
+      return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error")
+          .getBytes(StandardCharsets.UTF_8);
     }
   }
 }

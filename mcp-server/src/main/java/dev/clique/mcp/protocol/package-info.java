@@ -1,2 +1,6 @@
-/** JSON-RPC and MCP protocol handling between the stdio front and the MCP SDK. */
+/**
+ * Between the stdio front and the MCP SDK: the router (both protocol eras, the handshake, progress,
+ * cancellation), the modern era the SDK does not know, the check of structured tool output, the
+ * server's JSON mapper, and the scrubbing of tokens from whatever leaves the process.
+ */
 package dev.clique.mcp.protocol;

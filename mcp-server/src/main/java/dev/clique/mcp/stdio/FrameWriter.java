@@ -17,12 +17,17 @@ public final class FrameWriter {
   }
 
   /** Writes one frame; a JSON text never contains a raw newline, so it stays one line. */
-  public synchronized void write(String json) {
+  public void write(String json) {
+    write(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Writes one frame already encoded as UTF-8 JSON (the large answers come this way). */
+  public synchronized void write(byte[] json) {
     if (broken) {
       return;
     }
     try {
-      out.write(json.getBytes(StandardCharsets.UTF_8));
+      out.write(json);
       out.write('\n');
       out.flush();
     } catch (IOException e) {

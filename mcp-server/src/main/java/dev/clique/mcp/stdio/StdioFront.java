@@ -103,10 +103,11 @@ public final class StdioFront {
       }
       return;
     }
-    if (id == null || id.isNull()) {
-      handler.notification(method.asText(), message);
+    if (id == null || id.isNull() || method.textValue().startsWith("notifications/")) {
+      // A notification is never answered, even one that carries an id by mistake.
+      handler.notification(method.textValue(), message);
     } else {
-      handler.request(id, method.asText(), message);
+      handler.request(id, method.textValue(), message);
     }
   }
 

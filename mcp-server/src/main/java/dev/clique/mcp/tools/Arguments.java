@@ -36,7 +36,11 @@ final class Arguments {
     if (!(id instanceof String text) || text.isBlank()) {
       throw new ToolArgumentException("id must be a non-blank string (a session id)");
     }
-    return text.strip();
+    String stripped = text.strip();
+    if (stripped.equals(".") || stripped.equals("..")) {
+      throw new ToolArgumentException("id must be a session id, not `" + stripped + "`");
+    }
+    return stripped;
   }
 
   /** Default 8; above 200 is capped to 200; below 1 is refused; a fraction is truncated. */

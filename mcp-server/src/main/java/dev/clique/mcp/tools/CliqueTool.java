@@ -7,6 +7,9 @@ import reactor.core.publisher.Mono;
 
 /** One read-only MCP tool: its definition, and a call that only reads through the client. */
 public interface CliqueTool {
+  /** The tool's name, as {@code tools/call} names it. */
+  String name();
+
   Tool definition();
 
   /** Runs the tool; failures come back as tool errors ({@code isError: true}), never thrown. */

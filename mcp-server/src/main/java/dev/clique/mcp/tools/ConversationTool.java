@@ -18,17 +18,24 @@ public final class ConversationTool implements CliqueTool {
   }
 
   @Override
+  public String name() {
+    return "conversation";
+  }
+
+  @Override
   public Tool definition() {
     Map<String, Object> turn = new LinkedHashMap<>();
     turn.put("type", "object");
-    turn.put("properties", Map.of("role", Schemas.type("string"), "text", Schemas.type("string")));
+    Map<String, Object> said = new LinkedHashMap<>();
+    said.put("role", Schemas.typed("string", "user or assistant."));
+    said.put("text", Schemas.typed("string", "What was said."));
+    turn.put("properties", said);
     turn.put("required", List.of("role", "text"));
     Map<String, Object> output = new LinkedHashMap<>();
-    output.put("cli", Schemas.type("string"));
-    output.put("name", Schemas.type("string"));
+    output.put("cli", Schemas.typed("string", "The session's CLI."));
+    output.put("name", Schemas.typed("string", "The session's name."));
     output.put("turns", Schemas.arrayOf(turn));
-    return Tool.builder(
-            "conversation", Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
+    return Tool.builder(name(), Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
         .title("Read a conversation")
         .description(
             "Reads a session's conversation from its CLI's own transcript: what the person typed"

@@ -17,9 +17,13 @@ public final class GetSessionTool implements CliqueTool {
   }
 
   @Override
+  public String name() {
+    return "get_session";
+  }
+
+  @Override
   public Tool definition() {
-    return Tool.builder(
-            "get_session", Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
+    return Tool.builder(name(), Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
         .title("Get a session")
         .description("Shows one session by id: its CLI, folder, state and what it is stuck on.")
         .outputSchema(Schemas.session())

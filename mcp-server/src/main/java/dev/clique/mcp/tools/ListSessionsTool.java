@@ -20,8 +20,13 @@ public final class ListSessionsTool implements CliqueTool {
   }
 
   @Override
+  public String name() {
+    return "list_sessions";
+  }
+
+  @Override
   public Tool definition() {
-    return Tool.builder("list_sessions", Schemas.input(Map.of(), List.of()))
+    return Tool.builder(name(), Schemas.input(Map.of(), List.of()))
         .title("List sessions")
         .description(
             "Lists every coding-agent session clique runs, with its CLI, folder and state"

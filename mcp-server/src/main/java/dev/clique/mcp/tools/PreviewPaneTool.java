@@ -18,6 +18,11 @@ public final class PreviewPaneTool implements CliqueTool {
   }
 
   @Override
+  public String name() {
+    return "preview_pane";
+  }
+
+  @Override
   public Tool definition() {
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("id", Schemas.sessionId());
@@ -27,7 +32,7 @@ public final class PreviewPaneTool implements CliqueTool {
     output.put("lines", Schemas.arrayOf(Schemas.type("string")));
     output.put("alive", Schemas.type("boolean"));
     output.put("activity", Schemas.type("number"));
-    return Tool.builder("preview_pane", Schemas.input(input, List.of("id")))
+    return Tool.builder(name(), Schemas.input(input, List.of("id")))
         .title("Preview a pane")
         .description("Shows the last lines of a session's terminal as plain text.")
         .outputSchema(Schemas.output(output, List.of("lines", "alive")))

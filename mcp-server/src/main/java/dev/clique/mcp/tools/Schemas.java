@@ -5,14 +5,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The JSON Schema pieces the five tools share. */
+/**
+ * The JSON Schema pieces the five tools share. Output schemas describe the engine's answers as
+ * HTTP-API.md does, including its nulls, and allow keys they do not name (a CLIque panel sends
+ * more), so that a validating client accepts every answer of either engine.
+ */
 final class Schemas {
   private Schemas() {}
 
   /** Every tool only reads, repeatably, inside clique. */
   static final ToolAnnotations READ_ONLY =
-      new ToolAnnotations(null, true, false, true, false, null);
+      ToolAnnotations.builder()
+          .readOnlyHint(true)
+          .destructiveHint(false)
+          .idempotentHint(true)
+          .openWorldHint(false)
+          .build();
 
+  /** An input schema: only the declared arguments (the server refuses any other). */
   static Map<String, Object> input(Map<String, Object> properties, List<String> required) {
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", "object");
@@ -33,7 +43,7 @@ final class Schemas {
   }
 
   static Map<String, Object> sessionId() {
-    return Map.of("type", "string", "description", "The session id, as list_sessions shows it.");
+    return typed("string", "The session id, as list_sessions shows it.");
   }
 
   static Map<String, Object> type(String type) {
@@ -41,24 +51,56 @@ final class Schemas {
   }
 
   static Map<String, Object> typed(String type, String description) {
-    return Map.of("type", type, "description", description);
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", type);
+    schema.put("description", description);
+    return schema;
+  }
+
+  /** A string, or null when the engine has none (CLIque's {@code folder}, {@code mode}, ...). */
+  static Map<String, Object> nullableString(String description) {
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", List.of("string", "null"));
+    schema.put("description", description);
+    return schema;
   }
 
   static Map<String, Object> arrayOf(Map<String, Object> items) {
-    return Map.of("type", "array", "items", items);
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "array");
+    schema.put("items", items);
+    return schema;
   }
 
-  /** A session row: the engine's keys pass through; these are the ones always there. */
+  /** A session row of {@code GET /api/state}; the engine's other keys pass through. */
   static Map<String, Object> session() {
-    Map<String, Object> properties = new LinkedHashMap<>();
-    properties.put("id", type("string"));
-    properties.put("name", type("string"));
-    properties.put("cli", type("string"));
-    properties.put("state", type("string"));
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("id", typed("string", "The session id."));
+    p.put("name", typed("string", "The name given to the session."));
+    p.put("cli", typed("string", "The CLI's catalogue id: claude, codex, gemini, shell, ..."));
+    p.put("cli_label", typed("string", "The CLI's display name."));
+    p.put("cwd", typed("string", "The working directory."));
+    p.put("project", typed("string", "The last path element of cwd."));
+    p.put("folder", nullableString("The folder the session is filed under, if any."));
+    p.put("mode", nullableString("The CLI's permission mode, for CLIs that have modes."));
+    p.put("created", typed("number", "When the session was made, in unix seconds."));
+    p.put("alive", typed("boolean", "Whether a tmux session exists for it."));
+    p.put("attached", typed("boolean", "Whether a terminal is attached to it."));
+    p.put("command", nullableString("The pane's foreground command, when known."));
+    p.put("activity", typed("number", "When the pane last printed something, in unix seconds."));
+    p.put("cols", typed("integer", "The pane's width."));
+    p.put("rows", typed("integer", "The pane's height."));
+    p.put("busy", typed("boolean", "Whether it is producing output now."));
+    p.put("signal", typed("string", "\"\", \"waiting\" or \"error\": an attention signal."));
+    p.put("saying", typed("string", "For a waiting or erring session, the line it is stuck on."));
+    p.put("state", typed("string", "working, waiting, error, idle or stopped."));
+    p.put("rss", typed("integer", "Resident memory of the pane's processes, in bytes."));
+    p.put("branch", typed("string", "The git branch of cwd, \"\" when none."));
+    p.put("dirty", typed("integer", "How many paths are changed in cwd's git work tree."));
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", "object");
-    schema.put("properties", properties);
-    schema.put("required", List.of("id"));
+    schema.put("properties", p);
+    schema.put("required", List.of("id", "state"));
     return schema;
   }
 }

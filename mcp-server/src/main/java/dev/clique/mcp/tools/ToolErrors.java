@@ -17,10 +17,16 @@ final class ToolErrors {
       cause = cause.getCause();
     }
     if (cause instanceof CliqueException clique) {
+      // Already worded per cause by the client: unreachable, 401, 403/404/other, unexpected,
+      // timed out.
       return ToolResults.error(clique.getMessage());
     }
     if (cause instanceof ToolArgumentException argument) {
       return ToolResults.error(argument.getMessage());
+    }
+    if (cause instanceof IllegalArgumentException refused) {
+      // The client refuses an argument before any call (an id it cannot put in a path).
+      return ToolResults.error("bad arguments: " + refused.getMessage());
     }
     if (cause instanceof CancellationException) {
       return ToolResults.error("the call was cancelled");

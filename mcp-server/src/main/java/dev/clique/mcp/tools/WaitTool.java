@@ -20,6 +20,11 @@ public final class WaitTool implements CliqueTool {
   }
 
   @Override
+  public String name() {
+    return "wait";
+  }
+
+  @Override
   public Tool definition() {
     Map<String, Object> input = new LinkedHashMap<>();
     input.put("id", Schemas.sessionId());
@@ -32,7 +37,7 @@ public final class WaitTool implements CliqueTool {
     output.put("state", Schemas.type("string"));
     output.put("matched", Schemas.type("boolean"));
     output.put("waited", Schemas.type("number"));
-    return Tool.builder("wait", Schemas.input(input, List.of("id")))
+    return Tool.builder(name(), Schemas.input(input, List.of("id")))
         .title("Wait for a session")
         .description(
             "Waits until a session is idle (finished) or the time-out passes, and says which.")

@@ -1,0 +1,153 @@
+package dev.clique.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The launcher's class-data sharing: the archive is made in the background on first use and mapped
+ * by later starts, and whatever state an archive is in (missing, stale, from another JDK, damaged)
+ * stdout carries the protocol and nothing else.
+ */
+class LauncherCdsIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Path ARCHIVES = Launcher.jar().getParent().resolve("cds");
+
+  /** Starts {@code clique mcp} through the launcher, pings it, and checks every stdout line. */
+  private static String pingThroughTheLauncher(Map<String, String> extra, Path workdir)
+      throws Exception {
+    Map<String, String> env = new java.util.HashMap<>(Map.of());
+    for (String key : List.of("PATH", "HOME", "LANG", "JAVA_HOME", "TMPDIR")) {
+      String value = System.getenv(key);
+      if (value != null) {
+        env.put(key, value);
+      }
+    }
+    env.put("CLIQUE_URL", "http://127.0.0.1:9");
+    env.put("CLIQUE_TOKEN", "mxp_" + "e".repeat(43));
+    env.putAll(extra);
+    try (Spawned mcp = Spawned.start(List.of(Launcher.script().toString(), "mcp"), env, workdir)) {
+      mcp.send("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}");
+      JsonNode pong = JSON.readTree(mcp.nextLine(Duration.ofSeconds(30)));
+      assertThat(pong.get("result")).isEqualTo(JSON.readTree("{}"));
+      String maps = Files.readString(Path.of("/proc", Long.toString(mcp.pid()), "maps"));
+      mcp.closeStdin();
+      assertThat(mcp.waitFor(Duration.ofSeconds(10))).isZero();
+      assertThat(mcp.stdout().strip()).isEqualTo(pong.toString());
+      return maps;
+    }
+  }
+
+  /** The archive a start maps, once the background training has made it (at most 60 s). */
+  private static Path archiveInUse(Path workdir) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      String maps = pingThroughTheLauncher(Map.of(), workdir);
+      for (String line : maps.split("\n")) {
+        int at = line.indexOf(ARCHIVES.toString());
+        if (at >= 0) {
+          return Path.of(line.substring(at).strip());
+        }
+      }
+      Thread.sleep(500);
+    }
+    throw new AssertionError("no start mapped an archive of " + ARCHIVES + " within 60 s");
+  }
+
+  @Test
+  void theFirstRunTrainsAnArchiveInTheBackgroundAndLaterRunsMapIt() throws Exception {
+    Path workdir = Files.createTempDirectory("clique-cds-it-");
+    try {
+      ThrowawayEngine.deleteTree(ARCHIVES);
+      String first = pingThroughTheLauncher(Map.of(), workdir);
+      assertThat(first).as("no archive yet").doesNotContain(ARCHIVES.toString());
+      Path archive = archiveInUse(workdir);
+      assertThat(archive).hasParent(ARCHIVES);
+      try (Stream<Path> left = Files.list(workdir)) {
+        assertThat(left.toList()).as("nothing is left in the working directory").isEmpty();
+      }
+    } finally {
+      ThrowawayEngine.deleteTree(workdir);
+    }
+  }
+
+  @Test
+  void aDamagedArchiveIsNotUsedAndIsMadeAgain() throws Exception {
+    Path workdir = Files.createTempDirectory("clique-cds-it-");
+    try {
+      Path archive = archiveInUse(workdir);
+      // Truncated: mapping it would crash the JVM, which prints its crash banner on stdout.
+      assertThat(archive.toFile().setWritable(true)).isTrue();
+      try (FileChannel channel = FileChannel.open(archive, StandardOpenOption.WRITE)) {
+        channel.truncate(100_000);
+      }
+      String maps = pingThroughTheLauncher(Map.of(), workdir);
+      assertThat(maps).as("the damaged archive is not mapped").doesNotContain(archive.toString());
+      assertThat(archiveInUse(workdir)).isEqualTo(archive);
+      assertThat(Files.size(archive)).as("made again").isGreaterThan(100_000);
+    } finally {
+      ThrowawayEngine.deleteTree(workdir);
+    }
+  }
+
+  @Test
+  void stdoutCarriesOnlyTheProtocolWhateverArchiveIsGiven() throws Exception {
+    Path workdir = Files.createTempDirectory("clique-cds-it-");
+    try {
+      Path garbage = workdir.resolve("garbage.jsa");
+      Files.write(garbage, "not an archive at all".repeat(500).getBytes(StandardCharsets.UTF_8));
+      Path foreign = Files.createTempFile("clique-foreign-", ".jsa");
+      // An archive of another class path: stale for this jar.
+      Files.copy(Launcher.jar(), workdir.resolve("other.jar"));
+      Process dump =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xlog:disable",
+                  "-XX:ArchiveClassesAtExit=" + foreign,
+                  "-cp",
+                  workdir.resolve("other.jar").toString(),
+                  "-version")
+              .redirectErrorStream(true)
+              .start();
+      dump.getInputStream().readAllBytes();
+      dump.waitFor();
+      for (String options :
+          List.of(
+              "-XX:SharedArchiveFile=" + workdir.resolve("missing.jsa"),
+              "-XX:SharedArchiveFile=" + garbage,
+              "-XX:SharedArchiveFile=" + foreign)) {
+        Path scratch = Files.createTempDirectory("clique-cds-run-");
+        try {
+          pingThroughTheLauncher(Map.of("CLIQUE_JAVA_OPTS", options), scratch);
+        } finally {
+          ThrowawayEngine.deleteTree(scratch);
+        }
+      }
+      Files.deleteIfExists(foreign);
+    } finally {
+      ThrowawayEngine.deleteTree(workdir);
+    }
+  }
+
+  @Test
+  void cdsCanBeTurnedOff() throws Exception {
+    Path workdir = Files.createTempDirectory("clique-cds-it-");
+    try {
+      String maps = pingThroughTheLauncher(Map.of("CLIQUE_CDS", "0"), workdir);
+      assertThat(maps).doesNotContain(ARCHIVES.toString());
+    } finally {
+      ThrowawayEngine.deleteTree(workdir);
+    }
+  }
+}

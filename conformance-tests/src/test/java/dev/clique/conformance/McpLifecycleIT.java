@@ -1,0 +1,102 @@
+package dev.clique.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How a spawned {@code clique mcp} ends: stdin closed is exit 0 within a second even while a wait
+ * is held open by the engine; SIGTERM is a prompt exit with nothing but protocol on stdout and no
+ * stack trace anywhere.
+ */
+class McpLifecycleIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static Map<String, String> envFor(ThrowawayEngine home, StubEngine stub) {
+    Map<String, String> env = home.env();
+    env.put("CLIQUE_URL", stub.url());
+    env.put("CLIQUE_TOKEN", "mxp_" + "d".repeat(43));
+    return env;
+  }
+
+  private static List<String> mcpCommand() {
+    return List.of(Launcher.script().toString(), "mcp");
+  }
+
+  private static void startAWait(Spawned mcp, StubEngine stub) throws Exception {
+    mcp.send(
+        "{\"jsonrpc\":\"2.0\",\"id\":\"held\",\"method\":\"tools/call\",\"params\":"
+            + "{\"name\":\"wait\",\"arguments\":{\"id\":\""
+            + StubEngine.HOLD
+            + "\",\"timeout\":300}}}");
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (stub.holding.get() < 1 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertThat(stub.holding.get()).as("the wait is held by the engine").isEqualTo(1);
+  }
+
+  private static void assertNoStackTrace(String text) {
+    assertThat(text).doesNotContain("Exception", "\tat ", "Caused by");
+  }
+
+  @Test
+  void stdinClosedWhileAWaitIsInFlightExitsZeroWithinASecond() throws Exception {
+    try (StubEngine stub = StubEngine.start();
+        ThrowawayEngine home = ThrowawayEngine.prepare();
+        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, stub), home.workdir)) {
+      new McpDialogue(mcp).initialize("2025-11-25");
+      startAWait(mcp, stub);
+      long closed = System.nanoTime();
+      mcp.closeStdin();
+      int code = mcp.waitFor(Duration.ofSeconds(5));
+      Duration took = Duration.ofNanos(System.nanoTime() - closed);
+      assertThat(code).isZero();
+      assertThat(took).isLessThan(Duration.ofSeconds(1));
+      assertNoStackTrace(mcp.stderr());
+    }
+  }
+
+  @Test
+  void sigtermWhileAWaitIsInFlightExitsPromptlyWithOnlyProtocolOnStdout() throws Exception {
+    try (StubEngine stub = StubEngine.start();
+        ThrowawayEngine home = ThrowawayEngine.prepare();
+        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, stub), home.workdir)) {
+      new McpDialogue(mcp).initialize("2025-11-25");
+      startAWait(mcp, stub);
+      long sent = System.nanoTime();
+      mcp.terminate();
+      int code = mcp.waitFor(Duration.ofSeconds(5));
+      Duration took = Duration.ofNanos(System.nanoTime() - sent);
+      assertThat(code).as("exit code after SIGTERM").isIn(0, 143);
+      assertThat(took).isLessThan(Duration.ofSeconds(2));
+      for (String line : mcp.stdout().split("\n")) {
+        if (!line.isEmpty()) {
+          JsonNode frame = JSON.readTree(line);
+          assertThat(frame.path("jsonrpc").asText()).isEqualTo("2.0");
+        }
+      }
+      assertThat(mcp.stdout()).doesNotContain("\"held\"");
+      assertNoStackTrace(mcp.stdout());
+      assertNoStackTrace(mcp.stderr());
+    }
+  }
+
+  @Test
+  void sigtermBeforeAnyRequestLeavesStdoutEmpty() throws Exception {
+    try (StubEngine stub = StubEngine.start();
+        ThrowawayEngine home = ThrowawayEngine.prepare();
+        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, stub), home.workdir)) {
+      Thread.sleep(1500);
+      mcp.terminate();
+      assertThat(mcp.waitFor(Duration.ofSeconds(2))).isIn(0, 143);
+      assertThat(mcp.stdout()).isEmpty();
+      assertNoStackTrace(mcp.stderr());
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.clique.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.mcp.protocol.OutputSchemaValidator;
+import dev.clique.mcp.tools.CliqueTool;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The server's output validator judges every answer as the SDK's default validator does. */
+class OutputSchemaValidatorTest {
+  private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
+  private final OutputSchemaValidator ours = new OutputSchemaValidator(Fixtures.JSON);
+  private final DefaultJsonSchemaValidator sdks = new DefaultJsonSchemaValidator();
+  private final List<CliqueTool> tools = new CliqueMcpServer(new FakeClient()).tools();
+
+  private Map<String, Object> schemaOf(String name) {
+    return tools.stream()
+        .filter(tool -> tool.name().equals(name))
+        .findFirst()
+        .orElseThrow()
+        .definition()
+        .outputSchema();
+  }
+
+  private void bothSay(boolean valid, String tool, JsonNode content) {
+    Map<String, Object> schema = schemaOf(tool);
+    assertThat(ours.validate(schema, content).valid()).as(tool + " " + content).isEqualTo(valid);
+    assertThat(ours.validate(schema, Fixtures.JSON.convertValue(content, OBJECT)).valid())
+        .isEqualTo(valid);
+    assertThat(sdks.validate(schema, Fixtures.JSON.convertValue(content, OBJECT)).valid())
+        .isEqualTo(valid);
+  }
+
+  @Test
+  void theContractsAnswersAreValid() {
+    ObjectNode sessions = Fixtures.JSON.createObjectNode();
+    sessions.set("sessions", Fixtures.contractJson("state.json").get("sessions"));
+    bothSay(true, "list_sessions", sessions);
+    bothSay(true, "get_session", Fixtures.contractJson("state.json").at("/sessions/1"));
+    bothSay(true, "wait", Fixtures.contractJson("wait-gone.json"));
+    bothSay(true, "preview_pane", Fixtures.contractJson("peek-stopped.json"));
+    bothSay(true, "conversation", Fixtures.contractJson("transcript.json"));
+  }
+
+  @Test
+  void brokenAnswersAreInvalidWithAReason() {
+    ObjectNode wait = Fixtures.contractJson("wait-matched.json").deepCopy();
+    wait.put("matched", "yes");
+    bothSay(false, "wait", wait);
+    ObjectNode row = Fixtures.contractJson("state.json").at("/sessions/0").deepCopy();
+    row.put("folder", 3);
+    bothSay(false, "get_session", row);
+    bothSay(false, "list_sessions", Fixtures.json("{\"sessions\": {}}"));
+    bothSay(false, "preview_pane", Fixtures.json("{\"alive\": true}"));
+    assertThat(ours.validate(schemaOf("wait"), wait).errorMessage()).contains("matched");
+  }
+}

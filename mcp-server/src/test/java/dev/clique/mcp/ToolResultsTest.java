@@ -1,0 +1,136 @@
+package dev.clique.mcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.client.CliqueClient;
+import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
+import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Each tool answers a JSON object that matches its output schema, with the same JSON as text,
+ * through a real client against the contract's answers (a CLIque panel's shape: nulls in {@code
+ * folder}, {@code mode}, {@code command}, keys the schemas do not name).
+ */
+class ToolResultsTest {
+  private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
+  private final DefaultJsonSchemaValidator validator = new DefaultJsonSchemaValidator();
+  private FakeEngine engine;
+  private McpHarness mcp;
+  private JsonNode tools;
+
+  @BeforeEach
+  void start() throws Exception {
+    engine = FakeEngine.start().servingTheContract();
+    CliqueClient client =
+        CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
+    mcp = McpHarness.start(new CliqueMcpServer(client));
+    tools = mcp.request("tools/list", null).at("/result/tools");
+  }
+
+  @AfterEach
+  void end() {
+    mcp.close();
+    engine.close();
+  }
+
+  /** Calls a tool and checks what every successful result must be; returns the structure. */
+  private JsonNode call(String tool, Map<String, Object> arguments) throws Exception {
+    JsonNode result = mcp.callTool(tool, arguments).get("result");
+    assertThat(result.get("isError").asBoolean(true)).as(result.toString()).isFalse();
+    JsonNode structured = result.get("structuredContent");
+    assertThat(structured.isObject()).isTrue();
+    assertThat(result.at("/content/0/type").asText()).isEqualTo("text");
+    assertThat(Fixtures.json(result.at("/content/0/text").asText())).isEqualTo(structured);
+    ValidationResponse valid =
+        validator.validate(outputSchema(tool), Fixtures.JSON.convertValue(structured, OBJECT));
+    assertThat(valid.valid()).as(valid.errorMessage()).isTrue();
+    return structured;
+  }
+
+  private Map<String, Object> outputSchema(String tool) {
+    for (JsonNode each : tools) {
+      if (each.get("name").asText().equals(tool)) {
+        return Fixtures.JSON.convertValue(each.get("outputSchema"), OBJECT);
+      }
+    }
+    throw new AssertionError("no tool " + tool);
+  }
+
+  @Test
+  void listSessionsIsAnObjectWithTheSessionsAsTheEngineSentThem() throws Exception {
+    JsonNode structured = call("list_sessions", Map.of());
+    assertThat(structured.get("sessions"))
+        .isEqualTo(Fixtures.contractJson("state.json").get("sessions"));
+    assertThat(structured.at("/sessions/1/folder").asText()).isEqualTo("frontend");
+    assertThat(structured.at("/sessions/1/mode").isNull()).isTrue();
+    assertThat(structured.at("/sessions/1/command").isNull()).isTrue();
+    assertThat(structured.at("/sessions/0/folder").isNull()).isTrue();
+    assertThat(structured.at("/sessions/1/mode_seq").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void getSessionIsThatOneRow() throws Exception {
+    JsonNode structured = call("get_session", Map.of("id", Fixtures.SHELL_ID));
+    assertThat(structured).isEqualTo(Fixtures.contractJson("state.json").at("/sessions/1"));
+  }
+
+  @Test
+  void waitIsTheEnginesAnswer() throws Exception {
+    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID, "timeout", 5)))
+        .isEqualTo(Fixtures.contractJson("wait-matched.json"));
+  }
+
+  @Test
+  void previewPaneIsTheLinesAliveAndActivity() throws Exception {
+    assertThat(call("preview_pane", Map.of("id", Fixtures.CLAUDE_ID, "lines", 40)))
+        .isEqualTo(Fixtures.contractJson("peek.json"));
+    engine.on(
+        "/api/sessions/" + Fixtures.SHELL_ID + "/peek",
+        FakeEngine.json(200, Fixtures.contract("peek-stopped.json")));
+    assertThat(call("preview_pane", Map.of("id", Fixtures.SHELL_ID)))
+        .isEqualTo(Fixtures.contractJson("peek-stopped.json"));
+  }
+
+  @Test
+  void conversationIsTheCliNameAndTurns() throws Exception {
+    assertThat(call("conversation", Map.of("id", Fixtures.CLAUDE_ID)))
+        .isEqualTo(Fixtures.contractJson("transcript.json"));
+    engine.on(
+        "/api/sessions/" + Fixtures.SHELL_ID + "/transcript",
+        FakeEngine.json(200, Fixtures.contract("transcript-empty.json")));
+    assertThat(call("conversation", Map.of("id", Fixtures.SHELL_ID)))
+        .isEqualTo(Fixtures.contractJson("transcript-empty.json"));
+  }
+
+  @Test
+  void waitGoneAndTimedOutAnswersMatchTheSchemaToo() throws Exception {
+    for (String answer : new String[] {"wait-gone.json", "wait-timeout.json"}) {
+      engine.on(
+          "/api/sessions/" + Fixtures.SHELL_ID + "/wait",
+          FakeEngine.json(200, Fixtures.contract(answer)));
+      assertThat(call("wait", Map.of("id", Fixtures.SHELL_ID)))
+          .isEqualTo(Fixtures.contractJson(answer));
+    }
+  }
+
+  @Test
+  void theSdkValidatesStructuredOutputOnTheServerSide() throws Exception {
+    // A client-side parse would accept this answer; the output schema does not ("matched" is
+    // a boolean). The SDK turns it into a tool error instead of passing it on.
+    ObjectNode wrong = (ObjectNode) Fixtures.contractJson("wait-matched.json").deepCopy();
+    wrong.put("matched", "yes");
+    FakeClient fake = new FakeClient().answering(call -> FakeClient.waitResult(wrong));
+    try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake))) {
+      JsonNode result = other.callTool("wait", Map.of("id", "x")).get("result");
+      assertThat(result.get("isError").asBoolean()).isTrue();
+      assertThat(result.at("/content/0/text").asText()).contains("output validation failed");
+    }
+  }
+}
