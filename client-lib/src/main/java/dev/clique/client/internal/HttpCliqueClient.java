@@ -54,7 +54,7 @@ public final class HttpCliqueClient implements CliqueClient {
     this.readTimeout = timeout;
     this.waitMargin = waitMargin;
     Failures failures = new Failures(this.baseUrl, new TokenScrubber(token));
-    this.http = new GetOnlyHttp(GetOnlyHttp.httpClient(supplied), token, failures);
+    this.http = new GetOnlyHttp(GetOnlyHttp.httpClient(supplied, !base.isHttps()), token, failures);
   }
 
   /**

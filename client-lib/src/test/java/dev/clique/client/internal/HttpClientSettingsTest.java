@@ -12,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.Proxy;
 import java.util.HashMap;
 import java.util.Map;
+import okhttp3.ConnectionSpec;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -53,6 +54,16 @@ class HttpClientSettingsTest {
     assertThat(http.callTimeoutMillis()).isZero();
     assertThat(http.dispatcher().getMaxRequestsPerHost())
         .isEqualTo(GetOnlyHttp.MAX_CONCURRENT_CALLS);
+  }
+
+  @Test
+  void anHttpEngineGetsAClientWithoutTlsAndAnHttpsOneWithIt() {
+    OkHttpClient plain =
+        underneath(CliqueClient.builder().baseUrl("http://127.0.0.1:3200").token(TOKEN).build());
+    assertThat(plain.connectionSpecs()).containsExactly(ConnectionSpec.CLEARTEXT);
+    OkHttpClient tls =
+        underneath(CliqueClient.builder().baseUrl("https://clique.example").token(TOKEN).build());
+    assertThat(tls.connectionSpecs()).anyMatch(ConnectionSpec::isTls);
   }
 
   @Test
