@@ -9,6 +9,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Map;
@@ -38,6 +39,17 @@ final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    return run(embedded, spec.commandLine().getErr());
+  }
+
+  /** {@code clique mcp} or {@code clique mcp --embedded}, and nothing else on the line. */
+  static boolean isPlain(String[] args) {
+    return (args.length == 1 && args[0].equals("mcp"))
+        || (args.length == 2 && args[0].equals("mcp") && args[1].equals("--embedded"));
+  }
+
+  /** Runs the server until stdin ends; the exit code. Refusals are said on {@code err}. */
+  static int run(boolean embedded, PrintWriter err) throws IOException {
     Map<String, String> env = Environment.variables();
     // stdout is the protocol: take the raw descriptor before anything can print to it.
     OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
@@ -47,7 +59,7 @@ final class McpCommand implements Callable<Integer> {
       try {
         engine = EmbeddedEngine.start(env);
       } catch (IOException e) {
-        return refuse(e.getMessage());
+        return refuse(err, e.getMessage());
       }
       try (engine) {
         serve(engine.url(), engine.token(), protocolIn, protocolOut);
@@ -57,6 +69,7 @@ final class McpCommand implements Callable<Integer> {
     String token = env.get("CLIQUE_TOKEN");
     if (token == null || token.isBlank()) {
       return refuse(
+          err,
           "CLIQUE_TOKEN is not set. Make a read-only token with"
               + " `clique token create <name> --read-only` and set CLIQUE_TOKEN to it"
               + " (or run `clique mcp --embedded`, which needs no token).");
@@ -66,21 +79,21 @@ final class McpCommand implements Callable<Integer> {
       url = DEFAULT_URL;
     }
     if (!isHttpUrl(url)) {
-      return refuse("CLIQUE_URL must be an http:// or https:// URL, like " + DEFAULT_URL);
+      return refuse(err, "CLIQUE_URL must be an http:// or https:// URL, like " + DEFAULT_URL);
     }
     serve(url.strip(), token.strip(), protocolIn, protocolOut);
     return ExitCodes.OK;
   }
 
-  private void serve(String url, String token, InputStream in, OutputStream out)
+  private static void serve(String url, String token, InputStream in, OutputStream out)
       throws IOException {
     CliqueClient client = CliqueClient.builder().baseUrl(url).token(token).build();
     new CliqueMcpServer(client).serve(in, out);
   }
 
-  private int refuse(String message) {
-    spec.commandLine().getErr().println("clique mcp: " + message);
-    spec.commandLine().getErr().flush();
+  private static int refuse(PrintWriter err, String message) {
+    err.println("clique mcp: " + message);
+    err.flush();
     return ExitCodes.NOT_CONFIGURED;
   }
 

@@ -75,6 +75,16 @@ class CliqueCommandTest {
   }
 
   @Test
+  void onlyThePlainFormsOfMcpSkipPicocli() {
+    assertThat(McpCommand.isPlain(new String[] {"mcp"})).isTrue();
+    assertThat(McpCommand.isPlain(new String[] {"mcp", "--embedded"})).isTrue();
+    assertThat(McpCommand.isPlain(new String[] {"mcp", "--help"})).isFalse();
+    assertThat(McpCommand.isPlain(new String[] {"mcp", "--embedded", "--help"})).isFalse();
+    assertThat(McpCommand.isPlain(new String[] {"serve"})).isFalse();
+    assertThat(McpCommand.isPlain(new String[] {})).isFalse();
+  }
+
+  @Test
   void mcpWithoutATokenExitsOneAndSaysHowToMakeOne() {
     assertThat(run("mcp")).isEqualTo(1);
     assertThat(err.toString()).contains("clique token create <name> --read-only");
