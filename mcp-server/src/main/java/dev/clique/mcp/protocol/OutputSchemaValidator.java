@@ -2,32 +2,27 @@ package dev.clique.mcp.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.networknt.schema.Error;
-import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.dialect.Dialects;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
-import java.util.IdentityHashMap;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Checks structured tool output against the tool's output schema, for the SDK, which calls it on
- * every successful result and turns a mismatch into a tool error. It uses the library and dialect
- * of the SDK's own validator (networknt, JSON Schema 2020-12), with three differences that matter
- * for a list of fifty sessions: a result that is already a JSON tree is checked as it is, not
- * copied into a new one; the valid result is not written out again as text (the SDK uses that text
- * only for a result without content, and every result here has its text); and compiled schemas are
- * found by identity, not by hashing the schema on every call.
+ * every successful result and turns a mismatch into a tool error.
  *
- * <p>The library is loaded on first use (or by {@link #prepare()} off the request path), not at
- * start-up, where it would delay the answer to {@code initialize}. The tools' schemas are
- * constants, checked against the 2020-12 meta-schema by a test rather than at every start.
+ * <p>It understands the part of JSON Schema the five tools' schemas are written in ({@code type}, a
+ * single name or a list such as {@code ["string", "null"]}; {@code properties}; {@code required};
+ * {@code items}; {@code additionalProperties: false}) and refuses any schema that uses more. A
+ * general validator (the SDK's default) loads a few hundred classes into a process that should stay
+ * small; a test keeps this one judging the tools' answers as the SDK's default does.
  */
 public final class OutputSchemaValidator implements JsonSchemaValidator {
+  private static final List<String> KNOWN =
+      List.of("type", "properties", "required", "items", "additionalProperties", "description");
+
   private final ObjectMapper json;
-  private final Map<Map<String, Object>, Schema> compiled = new IdentityHashMap<>();
-  private SchemaRegistry registry;
 
   public OutputSchemaValidator(ObjectMapper json) {
     this.json = json;
@@ -40,32 +35,103 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
     }
     JsonNode content =
         structuredContent instanceof JsonNode node ? node : json.valueToTree(structuredContent);
-    List<Error> errors;
-    try {
-      errors = schemaFor(schema).validate(content);
-    } catch (RuntimeException e) {
-      return ValidationResponse.asInvalid("Unexpected validation error: " + e.getMessage());
-    }
+    List<String> errors = new ArrayList<>();
+    check(schema, content, "$", errors);
     return errors.isEmpty()
         ? ValidationResponse.asValid(null)
         : ValidationResponse.asInvalid("JSON schema validation errors: " + errors);
   }
 
-  /** Loads the library and compiles nothing yet: a warm-up, off the path of any request. */
-  public void prepare() {
-    synchronized (this) {
-      registry();
+  @Override
+  public void assertConforms(String what, Map<String, Object> schema) {
+    if (schema != null) {
+      List<String> errors = new ArrayList<>();
+      understood(schema, "$", errors);
+      if (!errors.isEmpty()) {
+        throw new IllegalArgumentException(what + " uses what this server cannot check: " + errors);
+      }
     }
   }
 
-  private synchronized Schema schemaFor(Map<String, Object> schema) {
-    return compiled.computeIfAbsent(schema, s -> registry().getSchema(json.valueToTree(s)));
+  /** Nothing to load: kept so that the server's start-up reads the same. */
+  public void prepare() {}
+
+  private static void check(Object schemaObject, JsonNode value, String at, List<String> errors) {
+    if (!(schemaObject instanceof Map<?, ?> schema)) {
+      errors.add(at + ": the schema is not an object");
+      return;
+    }
+    Object type = schema.get("type");
+    if (type != null && !hasType(type, value)) {
+      errors.add(at + ": expected " + type + " but found " + kind(value));
+      return;
+    }
+    if (value.isObject()) {
+      Object required = schema.get("required");
+      if (required instanceof Collection<?> names) {
+        for (Object name : names) {
+          if (!value.has(String.valueOf(name))) {
+            errors.add(at + ": required property " + name + " is missing");
+          }
+        }
+      }
+      Map<?, ?> properties =
+          schema.get("properties") instanceof Map<?, ?> declared ? declared : Map.of();
+      for (Map.Entry<String, JsonNode> field : value.properties()) {
+        Object property = properties.get(field.getKey());
+        if (property != null) {
+          check(property, field.getValue(), at + "." + field.getKey(), errors);
+        } else if (Boolean.FALSE.equals(schema.get("additionalProperties"))) {
+          errors.add(at + ": property " + field.getKey() + " is not allowed");
+        }
+      }
+    }
+    if (value.isArray() && schema.get("items") != null) {
+      for (int i = 0; i < value.size(); i++) {
+        check(schema.get("items"), value.get(i), at + "[" + i + "]", errors);
+      }
+    }
   }
 
-  private SchemaRegistry registry() {
-    if (registry == null) {
-      registry = SchemaRegistry.withDefaultDialect(Dialects.getDraft202012());
+  private static boolean hasType(Object type, JsonNode value) {
+    if (type instanceof Collection<?> any) {
+      return any.stream().anyMatch(one -> hasType(one, value));
     }
-    return registry;
+    return switch (String.valueOf(type)) {
+      case "object" -> value.isObject();
+      case "array" -> value.isArray();
+      case "string" -> value.isTextual();
+      case "boolean" -> value.isBoolean();
+      case "null" -> value.isNull();
+      case "number" -> value.isNumber();
+      case "integer" ->
+          value.isIntegralNumber()
+              || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()));
+      default -> false;
+    };
+  }
+
+  private static String kind(JsonNode value) {
+    return value.isNumber()
+        ? "number"
+        : value.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static void understood(Object schemaObject, String at, List<String> errors) {
+    if (!(schemaObject instanceof Map<?, ?> schema)) {
+      errors.add(at + " is not an object");
+      return;
+    }
+    for (Object key : schema.keySet()) {
+      if (!KNOWN.contains(String.valueOf(key))) {
+        errors.add(at + "." + key);
+      }
+    }
+    if (schema.get("properties") instanceof Map<?, ?> properties) {
+      properties.forEach((name, property) -> understood(property, at + "." + name, errors));
+    }
+    if (schema.get("items") != null) {
+      understood(schema.get("items"), at + "[]", errors);
+    }
   }
 }
