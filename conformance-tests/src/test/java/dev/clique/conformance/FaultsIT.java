@@ -60,10 +60,17 @@ class FaultsIT {
       String id = engine.createShell(admin, "survivor");
       // A silent foreground command keeps the shell working, so the wait below stays pending.
       assertThat(
+              engine.get("/api/sessions/" + id + "/wait?for=idle&timeout=30", token).statusCode())
+          .isEqualTo(200);
+      assertThat(
               engine
                   .post("/api/sessions/" + id + "/send", admin, "{\"text\":\"sleep 60\"}")
                   .statusCode())
           .isEqualTo(200);
+      JsonNode working =
+          ThrowawayEngine.json(
+              engine.get("/api/sessions/" + id + "/wait?for=working&timeout=30", token).body());
+      assertThat(working.path("matched").asBoolean()).as(working.toString()).isTrue();
       Map<String, String> env = engine.env();
       env.put("CLIQUE_URL", engine.url);
       env.put("CLIQUE_TOKEN", token);
