@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
     exitCodeOnExecutionException = ExitCodes.NOT_CONFIGURED,
     versionProvider = VersionProvider.class,
     description = "Watch coding-agent sessions (Claude Code, Codex, Gemini, shells) in tmux.",
-    subcommands = {ServeCommand.class, McpCommand.class, TokenCommand.class})
+    subcommands = {ServeCommand.class, McpCommand.class, TokenCommand.class, DoctorCommand.class})
 public final class CliqueCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
