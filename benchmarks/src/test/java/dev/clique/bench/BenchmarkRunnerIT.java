@@ -31,6 +31,10 @@ class BenchmarkRunnerIT {
         .contains("cold start of `clique mcp`")
         .contains("`list_sessions` with 50 sessions")
         .contains("`preview_pane` (40 lines)")
+        .contains("`wait` lag")
+        .contains("`wait` answers before the command's exit")
+        .contains("engine threads with")
+        .contains("16 keep-alive connections")
         .contains("first read")
         .contains("JMH `jsonOfFiftySessions`")
         .contains("quick setting");
