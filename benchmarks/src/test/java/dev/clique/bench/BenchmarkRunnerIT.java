@@ -29,6 +29,7 @@ class BenchmarkRunnerIT {
     assertThat(report)
         .contains("| cores | " + Runtime.getRuntime().availableProcessors() + " |")
         .contains("cold start of `clique mcp`")
+        .contains("`CLIQUE_CDS=0`")
         .contains("`list_sessions` with 50 sessions")
         .contains("`preview_pane` (40 lines)")
         .contains("`wait` lag")
