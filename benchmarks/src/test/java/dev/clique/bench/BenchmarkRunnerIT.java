@@ -32,6 +32,7 @@ class BenchmarkRunnerIT {
         .contains("`CLIQUE_CDS=0`")
         .contains("`list_sessions` with 50 sessions")
         .contains("`preview_pane` (40 lines)")
+        .contains("RSS of `clique mcp`")
         .contains("`wait` lag")
         .contains("`wait` answers before the command's exit")
         .contains("engine threads with")
