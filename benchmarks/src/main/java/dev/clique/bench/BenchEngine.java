@@ -33,9 +33,12 @@ final class BenchEngine implements AutoCloseable {
   final EngineApi api;
   final List<String> sessions = new ArrayList<>();
 
-  private BenchEngine(Engine engine, Path home) throws IOException {
+  private final String socket;
+
+  private BenchEngine(Engine engine, Path home, String socket) throws IOException {
     this.engine = engine;
     this.home = home;
+    this.socket = socket;
     this.writer = engine.tokens().create("bench", EnumSet.of(Scope.READ, Scope.WRITE), "").secret();
     this.reader = engine.tokens().create("bench-reader", EnumSet.of(Scope.READ), "").secret();
     this.api = new EngineApi(engine.url(), writer);
@@ -71,9 +74,10 @@ final class BenchEngine implements AutoCloseable {
     }
     Map<String, String> env = new HashMap<>(System.getenv());
     env.put("CLIQUE_HOME", home.resolve("home").toString());
-    env.put("CLIQUE_TMUX_SOCKET", "clique-bench-" + UUID.randomUUID());
+    String socket = "clique-bench-" + UUID.randomUUID();
+    env.put("CLIQUE_TMUX_SOCKET", socket);
     env.putAll(extraEnv);
-    return new BenchEngine(Engine.start(env, "127.0.0.1", 0, true), home);
+    return new BenchEngine(Engine.start(env, "127.0.0.1", 0, true), home, socket);
   }
 
   String url() {
@@ -108,9 +112,24 @@ final class BenchEngine implements AutoCloseable {
   public void close() throws IOException {
     engine.close();
     engine.sessions().tmux().killServer();
+    removeSocketFile();
     try (Stream<Path> paths = Files.walk(home)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  /**
+   * tmux leaves its socket file behind when its server exits: {@code
+   * $TMUX_TMPDIR/tmux-<uid>/<socket>} ({@code /tmp} by default).
+   */
+  private void removeSocketFile() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("Uid:")) {
+        String uid = line.substring(4).strip().split("\\s+")[0];
+        String dir = System.getenv().getOrDefault("TMUX_TMPDIR", "/tmp");
+        Files.deleteIfExists(Path.of(dir, "tmux-" + uid, socket));
       }
     }
   }
