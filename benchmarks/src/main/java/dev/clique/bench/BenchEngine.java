@@ -3,13 +3,10 @@ package dev.clique.bench;
 import dev.clique.engine.Engine;
 import dev.clique.engine.token.Scope;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
@@ -20,22 +17,48 @@ import java.util.UUID;
 import java.util.stream.Stream;
 
 /**
- * An engine for a benchmark, in this JVM: its own home, tmux socket and port, with shell sessions
- * made through the API. Closing it kills only its own tmux server and deletes its home.
+ * An engine for a benchmark, in this JVM: its own home, tmux socket and port, with sessions made
+ * through the API. Closing it kills only its own tmux server and deletes its home. Its {@link
+ * #main} runs one in a JVM of its own, for {@link EngineProcess}.
  */
 final class BenchEngine implements AutoCloseable {
+  /** A shell that reads no start-up files: its prompt comes back as soon as a command ends. */
+  static final String QUIET_SHELL =
+      "[cli.shell]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n";
+
   final Engine engine;
   final Path home;
   final String writer;
   final String reader;
+  final EngineApi api;
   final List<String> sessions = new ArrayList<>();
-  private final HttpClient http = HttpClient.newHttpClient();
 
-  private BenchEngine(Engine engine, Path home) throws IOException {
+  private final String socket;
+
+  private BenchEngine(Engine engine, Path home, String socket) throws IOException {
     this.engine = engine;
     this.home = home;
+    this.socket = socket;
     this.writer = engine.tokens().create("bench", EnumSet.of(Scope.READ, Scope.WRITE), "").secret();
     this.reader = engine.tokens().create("bench-reader", EnumSet.of(Scope.READ), "").secret();
+    this.api = new EngineApi(engine.url(), writer);
+  }
+
+  /**
+   * Runs an engine with {@link #QUIET_SHELL} until stdin closes or the process is told to stop.
+   * Prints one line first: its URL, a read/write token, its pid and its home (a working directory
+   * for sessions).
+   */
+  public static void main(String[] args) throws Exception {
+    BenchEngine bench = start(Map.of(), QUIET_SHELL);
+    Runtime.getRuntime().addShutdownHook(new Thread(bench::closeQuietly));
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    out.println(
+        bench.url() + " " + bench.writer + " " + ProcessHandle.current().pid() + " " + bench.home);
+    while (System.in.read() >= 0) {
+      // runs until the benchmark closes our stdin
+    }
+    System.exit(0);
   }
 
   static BenchEngine start(Map<String, String> extraEnv) throws IOException {
@@ -51,9 +74,10 @@ final class BenchEngine implements AutoCloseable {
     }
     Map<String, String> env = new HashMap<>(System.getenv());
     env.put("CLIQUE_HOME", home.resolve("home").toString());
-    env.put("CLIQUE_TMUX_SOCKET", "clique-bench-" + UUID.randomUUID());
+    String socket = "clique-bench-" + UUID.randomUUID();
+    env.put("CLIQUE_TMUX_SOCKET", socket);
     env.putAll(extraEnv);
-    return new BenchEngine(Engine.start(env, "127.0.0.1", 0, true), home);
+    return new BenchEngine(Engine.start(env, "127.0.0.1", 0, true), home, socket);
   }
 
   String url() {
@@ -72,43 +96,40 @@ final class BenchEngine implements AutoCloseable {
   /** Makes sessions of {@code cli} until there are {@code count}. */
   void grow(int count, String cli) throws IOException, InterruptedException {
     while (sessions.size() < count) {
-      String body =
-          "{\"cli\":\""
-              + cli
-              + "\",\"cwd\":\""
-              + home
-              + "\",\"name\":\"bench-"
-              + sessions.size()
-              + "\"}";
-      HttpResponse<String> created = post("/api/sessions", body);
-      if (created.statusCode() != 201) {
-        throw new IOException(
-            "creating a session answered " + created.statusCode() + ": " + created.body());
-      }
-      String json = created.body();
-      int at = json.indexOf("\"id\":\"") + 6;
-      sessions.add(json.substring(at, json.indexOf('"', at)));
+      sessions.add(api.create(cli, home, "bench-" + sessions.size()));
     }
   }
 
-  HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(url() + path))
-            .timeout(Duration.ofSeconds(30))
-            .header("Authorization", "Bearer " + writer)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+  private void closeQuietly() {
+    try {
+      close();
+    } catch (IOException e) {
+      // a temporary directory left behind
+    }
   }
 
   @Override
   public void close() throws IOException {
     engine.close();
     engine.sessions().tmux().killServer();
+    removeSocketFile();
     try (Stream<Path> paths = Files.walk(home)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  /**
+   * tmux leaves its socket file behind when its server exits: {@code
+   * $TMUX_TMPDIR/tmux-<uid>/<socket>} ({@code /tmp} by default).
+   */
+  private void removeSocketFile() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("Uid:")) {
+        String uid = line.substring(4).strip().split("\\s+")[0];
+        String dir = System.getenv().getOrDefault("TMUX_TMPDIR", "/tmp");
+        Files.deleteIfExists(Path.of(dir, "tmux-" + uid, socket));
       }
     }
   }

@@ -20,6 +20,7 @@ public final class BenchmarkRunner {
     return List.of(
         new ColdStartBenchmark(),
         new ToolLatencyBenchmark(),
+        new EngineBenchmark(),
         new ConversationBenchmark(),
         new JmhBenchmark());
   }

@@ -45,13 +45,13 @@ final class Report {
     return out.toString();
   }
 
-  /** A figure with the digits that matter: 0.412, 3.07, 182, 5,210. */
+  /** A figure with the digits that matter: 0.412, 3.07, 182, 5,210; a whole number as one. */
   static String number(double value) {
     if (Double.isNaN(value)) {
       return "n/a";
     }
     double abs = Math.abs(value);
-    if (abs >= 1000) {
+    if (abs >= 1000 || value == Math.rint(value)) {
       return String.format(Locale.ROOT, "%,.0f", value);
     }
     if (abs >= 100) {

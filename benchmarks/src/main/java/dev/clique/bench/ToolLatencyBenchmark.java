@@ -1,13 +1,19 @@
 package dev.clique.bench;
 
 import dev.clique.client.CliqueClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code tools/call} of each tool, end to end through a spawned {@code clique mcp} and a real
  * engine, with 5 and with 50 sessions; beside a raw {@code GET /healthz} through the same client
- * library (the floor: what HTTP alone costs).
+ * library (the floor: what HTTP alone costs). Then the resident memory of a {@code clique mcp}
+ * after 1,000 calls.
  */
 final class ToolLatencyBenchmark implements Benchmark {
   @Override
@@ -20,29 +26,17 @@ final class ToolLatencyBenchmark implements Benchmark {
     int calls = settings.scale(300, 10);
     int warmup = settings.scale(200, 5);
     List<Figure> figures = new ArrayList<>();
-    try (BenchEngine engine = BenchEngine.start(java.util.Map.of())) {
+    try (BenchEngine engine = BenchEngine.start(Map.of())) {
       for (int sessions : new int[] {5, 50}) {
         engine.grow(settings.quick() ? Math.min(sessions, 3) : sessions, "shell");
-        String id = engine.sessions.get(0);
-        try (McpProcess mcp =
-            McpProcess.start(List.of(settings.launcher().toString(), "mcp"), engine.mcpEnv())) {
+        try (McpProcess mcp = McpProcess.start(clique(settings), engine.mcpEnv())) {
           mcp.roundTrip(McpProcess.initialize(1));
-          String[][] tools = {
-            {"list_sessions", "{}"},
-            {"get_session", "{\"id\":\"" + id + "\"}"},
-            {"wait", "{\"id\":\"" + id + "\",\"timeout\":0}"},
-            {"preview_pane", "{\"id\":\"" + id + "\",\"lines\":40}"},
-            {"conversation", "{\"id\":\"" + id + "\"}"}
-          };
-          for (String[] tool : tools) {
+          for (String[] tool : tools(engine.sessions.get(0))) {
             Samples samples = new Samples();
             for (int i = 0; i < warmup + calls; i++) {
               long start = System.nanoTime();
-              String answer = mcp.callTool(tool[0], tool[1]);
+              call(mcp, tool);
               double ms = (System.nanoTime() - start) / 1e6;
-              if (!answer.contains("\"isError\":false")) {
-                throw new IllegalStateException(tool[0] + " failed: " + answer);
-              }
               if (i >= warmup) {
                 samples.add(ms);
               }
@@ -81,7 +75,81 @@ final class ToolLatencyBenchmark implements Benchmark {
               "ms",
               floor,
               calls + " calls, in-process"));
+      figures.addAll(memory(engine, settings));
     }
     return figures;
+  }
+
+  /**
+   * VmRSS (target) and VmHWM (its peak) of fresh {@code clique mcp} processes after 1,000 calls,
+   * the five tools in turn, as a user runs it: through bin/clique, with its class-data archive.
+   */
+  private static List<Figure> memory(BenchEngine engine, Settings settings) throws Exception {
+    int calls = settings.scale(1_000, 50);
+    int processes = settings.scale(3, 1);
+    boolean archive =
+        ClassDataArchive.await(settings.launcher(), engine.mcpEnv(), settings.scale(60, 10));
+    String[][] tools = tools(engine.sessions.get(0));
+    Samples rss = new Samples();
+    Samples peak = new Samples();
+    for (int p = 0; p < processes; p++) {
+      try (McpProcess mcp = McpProcess.start(clique(settings), engine.mcpEnv())) {
+        mcp.roundTrip(McpProcess.initialize(1));
+        for (int i = 0; i < calls; i++) {
+          call(mcp, tools[i % tools.length]);
+        }
+        Map<String, String> status = status(mcp.pid());
+        rss.add(mebibytes(status.get("VmRSS")));
+        peak.add(mebibytes(status.get("VmHWM")));
+      }
+    }
+    String many = String.format("%,d", calls);
+    String how =
+        processes
+            + (processes == 1 ? " process, " : " processes, ")
+            + engine.sessions.size()
+            + " sessions, the five tools in turn"
+            + (archive ? "" : ", **without** the class-data archive");
+    return List.of(
+        Figure.atMost(
+            "RSS of `clique mcp` after " + many + " calls", "MiB", rss, 64, "VmRSS; " + how),
+        Figure.reference("its peak RSS", "MiB", peak, "VmHWM of the same processes"));
+  }
+
+  private static List<String> clique(Settings settings) {
+    return List.of(settings.launcher().toString(), "mcp");
+  }
+
+  /** Each tool with its arguments, on session {@code id}. */
+  private static String[][] tools(String id) {
+    return new String[][] {
+      {"list_sessions", "{}"},
+      {"get_session", "{\"id\":\"" + id + "\"}"},
+      {"wait", "{\"id\":\"" + id + "\",\"timeout\":0}"},
+      {"preview_pane", "{\"id\":\"" + id + "\",\"lines\":40}"},
+      {"conversation", "{\"id\":\"" + id + "\"}"}
+    };
+  }
+
+  private static void call(McpProcess mcp, String[] tool) throws IOException {
+    String answer = mcp.callTool(tool[0], tool[1]);
+    if (!answer.contains("\"isError\":false")) {
+      throw new IllegalStateException(tool[0] + " failed: " + answer);
+    }
+  }
+
+  private static Map<String, String> status(long pid) throws IOException {
+    Map<String, String> status = new HashMap<>();
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
+      int colon = line.indexOf(':');
+      if (colon > 0) {
+        status.put(line.substring(0, colon), line.substring(colon + 1).strip());
+      }
+    }
+    return status;
+  }
+
+  private static double mebibytes(String kib) {
+    return kib == null ? Double.NaN : Double.parseDouble(kib.replace("kB", "").strip()) / 1024;
   }
 }

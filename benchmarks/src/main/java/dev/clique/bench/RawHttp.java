@@ -1,4 +1,4 @@
-package dev.clique.engine.bench;
+package dev.clique.bench;
 
 import java.io.BufferedInputStream;
 import java.io.Closeable;
@@ -11,7 +11,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * One keep-alive HTTP/1.1 connection with as little client overhead as possible: the request bytes
- * are built once, the response is read by its Content-Length.
+ * are built once, an answer is read by its Content-Length. Also a wait held open: send now, read
+ * later.
  */
 final class RawHttp implements Closeable {
   private final Socket socket;
@@ -39,7 +40,7 @@ final class RawHttp implements Closeable {
     out.flush();
   }
 
-  /** Reads one response; returns its body. */
+  /** Reads one answer, which must be a 200; returns its body. */
   String read() throws IOException {
     int status = -1;
     int length = 0;
