@@ -278,8 +278,11 @@ public final class SessionService implements AutoCloseable {
     try {
       captured = tmux.capturePane(id, Math.max(lines * PEEK_HISTORY_FACTOR, 100));
     } catch (TmuxException e) {
-      if (e.sessionGone()) {
-        watcher.refreshNow();
+      // A session that ends while it is read (killed meanwhile) is stopped, not an error.
+      watcher.refreshNow();
+      SessionWatcher.Live now = watcher.snapshot().live().get(id);
+      if (e.sessionGone() || now == null || !now.alive()) {
+        captures.remove(id);
         return PaneLines.stopped();
       }
       throw new SessionException(
