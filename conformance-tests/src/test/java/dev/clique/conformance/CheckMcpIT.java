@@ -168,9 +168,7 @@ class CheckMcpIT {
       String token = engine.mintToken("mcp-smoke", true);
       assertThat(token).as("mcp smoke token minted").startsWith("mxp_");
 
-      Map<String, String> env = engine.env();
-      env.put("CLIQUE_URL", engine.url);
-      env.put("CLIQUE_TOKEN", token);
+      Map<String, String> env = engine.mcpEnv(token);
       try (Spawned mcp = Spawned.start(mcpCommand(), env, engine.workdir)) {
         McpDialogue dialogue = new McpDialogue(mcp);
         JsonNode init = dialogue.initialize("2025-11-25");

@@ -47,9 +47,7 @@ class ClientReadmeIT {
         assertThat(compile.waitFor(Duration.ofSeconds(60))).as(compile.stderr()).isZero();
       }
 
-      Map<String, String> env = engine.env();
-      env.put("CLIQUE_URL", engine.url);
-      env.put("CLIQUE_TOKEN", reader);
+      Map<String, String> env = engine.mcpEnv(reader);
       Path java = Path.of(System.getProperty("java.home"), "bin", "java");
       try (Spawned watch =
           Spawned.start(

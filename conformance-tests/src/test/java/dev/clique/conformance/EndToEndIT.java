@@ -27,9 +27,7 @@ class EndToEndIT {
       String id = engine.createShell(admin, "it-shell");
       assertThat(Tmux.sessions(engine.socket)).contains(id);
 
-      Map<String, String> env = engine.env();
-      env.put("CLIQUE_URL", engine.url);
-      env.put("CLIQUE_TOKEN", reader);
+      Map<String, String> env = engine.mcpEnv(reader);
       try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, engine.workdir)) {
         McpDialogue dialogue = new McpDialogue(mcp);
         JsonNode init = dialogue.initialize("2025-11-25");

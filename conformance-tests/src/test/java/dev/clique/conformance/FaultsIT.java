@@ -31,9 +31,7 @@ class FaultsIT {
   void anEngineDownAtStartIsNamedAndTheNextCallWorksOnceItIsUp() throws Exception {
     try (ThrowawayEngine engine = ThrowawayEngine.prepare()) {
       String token = engine.mintToken("faults-reader", true);
-      Map<String, String> env = engine.env();
-      env.put("CLIQUE_URL", engine.url);
-      env.put("CLIQUE_TOKEN", token);
+      Map<String, String> env = engine.mcpEnv(token);
       try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, engine.workdir)) {
         McpDialogue dialogue = new McpDialogue(mcp);
         assertThat(dialogue.initialize("2025-11-25").at("/result/protocolVersion").asText())
@@ -71,9 +69,7 @@ class FaultsIT {
           ThrowawayEngine.json(
               engine.get("/api/sessions/" + id + "/wait?for=working&timeout=30", token).body());
       assertThat(working.path("matched").asBoolean()).as(working.toString()).isTrue();
-      Map<String, String> env = engine.env();
-      env.put("CLIQUE_URL", engine.url);
-      env.put("CLIQUE_TOKEN", token);
+      Map<String, String> env = engine.mcpEnv(token);
       try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, engine.workdir)) {
         McpDialogue dialogue = new McpDialogue(mcp);
         dialogue.initialize("2025-11-25");
@@ -104,7 +100,7 @@ class FaultsIT {
 
   @Test
   void everyKindOfBadAnswerIsItsOwnToolErrorAndTheServerStaysUp() throws Exception {
-    try (FakeEngine fake = new FakeEngine();
+    try (StubEngine fake = StubEngine.start();
         ThrowawayEngine home = ThrowawayEngine.prepare()) {
       Map<String, String> env = home.env();
       env.put("CLIQUE_URL", fake.url());
@@ -114,24 +110,24 @@ class FaultsIT {
         dialogue.initialize("2025-11-25");
         works(dialogue.callTool("list_sessions", Map.of()));
 
-        fake.mode(FakeEngine.Mode.GARBAGE);
+        fake.mode(StubEngine.Mode.GARBAGE);
         assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
             .startsWith("clique API returned an unexpected response");
-        fake.mode(FakeEngine.Mode.REDIRECT);
+        fake.mode(StubEngine.Mode.REDIRECT);
         assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
             .startsWith("clique API returned 302");
-        fake.mode(FakeEngine.Mode.ERROR_500);
+        fake.mode(StubEngine.Mode.ERROR_500);
         assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
             .startsWith("clique API returned 500: the engine fell over");
-        fake.mode(FakeEngine.Mode.UNAUTHORIZED);
+        fake.mode(StubEngine.Mode.UNAUTHORIZED);
         assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
             .startsWith("clique API returned 401: unauthorized");
-        fake.mode(FakeEngine.Mode.SILENT);
+        fake.mode(StubEngine.Mode.SILENT);
         // A wait of 0 s gets a socket time-out of 15 s: the shortest a silent engine can take.
         assertThat(toolError(dialogue.callTool("wait", Map.of("id", "x", "timeout", 0))))
             .startsWith("clique API did not answer within");
 
-        fake.mode(FakeEngine.Mode.GOOD);
+        fake.mode(StubEngine.Mode.CONTRACT);
         works(dialogue.callTool("list_sessions", Map.of()));
         assertThat(dialogue.request("ping", null).path("result").isObject()).isTrue();
         mcp.closeStdin();

@@ -29,30 +29,23 @@ class HostileInputIT {
   private static final int BATCHES = 40;
   private static final int LINES_PER_BATCH = 60;
 
-  private static ThrowawayEngine engine;
-  private static String reader;
-  private static String sessionId;
+  private static ThrowawayEngine.WithShell shell;
 
   @BeforeAll
   static void engineWithASession() throws Exception {
-    ThrowawayEngine.WithShell started = ThrowawayEngine.startWithShell("fuzz");
-    engine = started.engine();
-    reader = started.reader();
-    sessionId = started.sessionId();
+    shell = ThrowawayEngine.startWithShell("fuzz");
   }
 
   @AfterAll
   static void cleanUp() throws Exception {
-    engine.close();
+    shell.engine().close();
   }
 
   @Test
   void thousandsOfBadLinesNeverStopTheServerNorGoUnanswered() throws Exception {
-    Map<String, String> env = engine.env();
-    env.put("CLIQUE_URL", engine.url);
-    env.put("CLIQUE_TOKEN", reader);
+    Map<String, String> env = shell.engine().mcpEnv(shell.reader());
     Random random = new Random(SEED);
-    try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, engine.workdir)) {
+    try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), env, shell.engine().workdir)) {
       mcp.send(
           "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":"
               + "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
@@ -93,9 +86,9 @@ class HostileInputIT {
       assertThat(sent).isEqualTo(BATCHES * LINES_PER_BATCH);
       mcp.closeStdin();
       assertThat(mcp.waitFor(Duration.ofSeconds(10))).isZero();
-      assertThat(mcp.stderr()).doesNotContain(reader);
+      assertThat(mcp.stderr()).doesNotContain(shell.reader());
       for (String line : mcp.stdout().split("\n")) {
-        assertThat(line).doesNotContain(reader);
+        assertThat(line).doesNotContain(shell.reader());
         assertFrame(line, JSON.readTree(line));
       }
     }
@@ -215,13 +208,16 @@ class HostileInputIT {
     String params =
         switch (random.nextInt(4)) {
           case 0 -> "{\"name\":\"list_sessions\",\"arguments\":{}}";
-          case 1 -> "{\"name\":\"get_session\",\"arguments\":{\"id\":\"" + sessionId + "\"}}";
+          case 1 ->
+              "{\"name\":\"get_session\",\"arguments\":{\"id\":\"" + shell.sessionId() + "\"}}";
           case 2 ->
               "{\"name\":\"preview_pane\",\"arguments\":{\"id\":\""
-                  + sessionId
+                  + shell.sessionId()
                   + "\",\"lines\":3}}";
           default ->
-              "{\"name\":\"wait\",\"arguments\":{\"id\":\"" + sessionId + "\",\"timeout\":0}}";
+              "{\"name\":\"wait\",\"arguments\":{\"id\":\""
+                  + shell.sessionId()
+                  + "\",\"timeout\":0}}";
         };
     return "{\"jsonrpc\":\"2.0\",\"id\":\""
         + id

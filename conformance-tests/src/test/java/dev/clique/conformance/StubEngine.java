@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,6 +24,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class StubEngine implements AutoCloseable {
   static final String HOLD = "hold";
+
+  /** How it answers: the contract's answers, or a fault on every request. */
+  enum Mode {
+    CONTRACT,
+    GARBAGE,
+    REDIRECT,
+    ERROR_500,
+    UNAUTHORIZED,
+    SILENT
+  }
 
   /** One request: its method, raw path and raw query (null when none). */
   record Request(String method, String path, String query) {}
@@ -37,6 +48,8 @@ final class StubEngine implements AutoCloseable {
 
   private final HttpServer server;
   private final ExecutorService threads;
+  private final CountDownLatch released = new CountDownLatch(1);
+  private volatile Mode mode = Mode.CONTRACT;
 
   private StubEngine() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
@@ -60,6 +73,10 @@ final class StubEngine implements AutoCloseable {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
+  void mode(Mode mode) {
+    this.mode = mode;
+  }
+
   /** The last request to a path ending with {@code suffix}. */
   Request last(String suffix) {
     for (int i = requests.size() - 1; i >= 0; i--) {
@@ -75,7 +92,9 @@ final class StubEngine implements AutoCloseable {
     requests.add(
         new Request(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawQuery()));
     try (exchange) {
-      if (path.equals("/api/sessions/" + HOLD + "/wait")) {
+      if (mode != Mode.CONTRACT) {
+        fault(exchange);
+      } else if (path.equals("/api/sessions/" + HOLD + "/wait")) {
         hold(exchange);
       } else if (path.equals("/api/state")) {
         answer(exchange, 200, "state.json");
@@ -88,6 +107,35 @@ final class StubEngine implements AutoCloseable {
       } else {
         answer(exchange, 404, "error-not-found.json");
       }
+    }
+  }
+
+  private void fault(HttpExchange exchange) throws IOException {
+    switch (mode) {
+      case GARBAGE -> send(exchange, 200, "<html>this is not the engine</html>");
+      case REDIRECT -> {
+        exchange.getResponseHeaders().add("Location", "http://127.0.0.2:9/api/state");
+        exchange.sendResponseHeaders(302, -1);
+      }
+      case ERROR_500 -> send(exchange, 500, "{\"error\":\"the engine fell over\"}");
+      case UNAUTHORIZED -> answer(exchange, 401, "error-unauthorized.json");
+      case SILENT -> {
+        try {
+          released.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      case CONTRACT -> throw new IllegalStateException("not a fault");
+    }
+  }
+
+  private static void send(HttpExchange exchange, int status, String body) throws IOException {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
     }
   }
 
@@ -124,6 +172,7 @@ final class StubEngine implements AutoCloseable {
 
   @Override
   public void close() {
+    released.countDown();
     server.stop(0);
     threads.shutdownNow();
   }

@@ -35,36 +35,28 @@ class ThirdPartyClientsIT {
   private static final List<String> FIVE =
       List.of("list_sessions", "get_session", "wait", "preview_pane", "conversation");
 
-  private static ThrowawayEngine engine;
-  private static String reader;
-  private static String sessionId;
+  private static ThrowawayEngine.WithShell shell;
 
   @BeforeAll
   static void engineWithASession() throws Exception {
-    ThrowawayEngine.WithShell started = ThrowawayEngine.startWithShell("clients");
-    engine = started.engine();
-    reader = started.reader();
-    sessionId = started.sessionId();
+    shell = ThrowawayEngine.startWithShell("clients");
   }
 
   @AfterAll
   static void cleanUp() throws Exception {
-    engine.close();
+    shell.engine().close();
   }
 
   private static Map<String, String> mcpEnv() {
-    Map<String, String> env = engine.env();
-    env.put("CLIQUE_URL", engine.url);
-    env.put("CLIQUE_TOKEN", reader);
-    return env;
+    return shell.engine().mcpEnv(shell.reader());
   }
 
   private static Map<String, Object> argumentsFor(String tool) {
     return switch (tool) {
       case "list_sessions" -> Map.of();
-      case "wait" -> Map.of("id", sessionId, "timeout", 2);
-      case "preview_pane" -> Map.of("id", sessionId, "lines", 5);
-      default -> Map.of("id", sessionId);
+      case "wait" -> Map.of("id", shell.sessionId(), "timeout", 2);
+      case "preview_pane" -> Map.of("id", shell.sessionId(), "lines", 5);
+      default -> Map.of("id", shell.sessionId());
     };
   }
 
@@ -108,13 +100,13 @@ class ThirdPartyClientsIT {
     } finally {
       client.closeGracefully();
     }
-    assertThat(stderr.toString()).doesNotContain(reader);
+    assertThat(stderr.toString()).doesNotContain(shell.reader());
   }
 
   @Test
   void theTypeScriptSdkClientValidatesAndAcceptsEveryResult() throws Exception {
     Path clients = mcpClients();
-    List<String> command = new ArrayList<>(List.of("node", "ts-sdk-client.mjs", sessionId));
+    List<String> command = new ArrayList<>(List.of("node", "ts-sdk-client.mjs", shell.sessionId()));
     command.add(Launcher.script().toString());
     command.add("mcp");
     try (Spawned node = Spawned.start(command, mcpEnv(), clients)) {
@@ -132,7 +124,7 @@ class ThirdPartyClientsIT {
             .as(tool + ": the text block holds the same JSON")
             .isEqualTo(result.path("structuredContent"));
       }
-      assertThat(node.stderr()).doesNotContain(reader);
+      assertThat(node.stderr()).doesNotContain(shell.reader());
     }
   }
 
@@ -162,13 +154,13 @@ class ThirdPartyClientsIT {
         new LinkedHashMap<>(
                 Map.of(
                     "CLIQUE_URL",
-                    engine.url,
+                    shell.engine().url,
                     "CLIQUE_TOKEN",
-                    reader,
+                    shell.reader(),
                     "CLIQUE_HOME",
-                    engine.home.toString(),
+                    shell.engine().home.toString(),
                     "CLIQUE_TMUX_SOCKET",
-                    engine.socket))
+                    shell.engine().socket))
             .entrySet()) {
       command.add("-e");
       command.add(entry.getKey() + "=" + entry.getValue());
@@ -179,7 +171,7 @@ class ThirdPartyClientsIT {
     try (Spawned inspector = Spawned.start(command, mcpEnv(), clients)) {
       assertThat(inspector.waitFor(Duration.ofSeconds(120))).as(inspector.stderr()).isZero();
       String out = inspector.stdout();
-      assertThat(out).doesNotContain(reader);
+      assertThat(out).doesNotContain(shell.reader());
       return JSON.readTree(out.substring(out.indexOf('{')));
     }
   }

@@ -65,6 +65,14 @@ final class ThrowawayEngine implements AutoCloseable {
     return env;
   }
 
+  /** The environment of a {@code clique mcp} that talks to this engine with {@code token}. */
+  Map<String, String> mcpEnv(String token) {
+    Map<String, String> env = env();
+    env.put("CLIQUE_URL", url);
+    env.put("CLIQUE_TOKEN", token);
+    return env;
+  }
+
   ThrowawayEngine start() throws IOException, InterruptedException {
     serve =
         Spawned.start(

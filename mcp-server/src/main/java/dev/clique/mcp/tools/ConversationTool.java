@@ -53,8 +53,7 @@ public final class ConversationTool implements CliqueTool {
     } catch (ToolArgumentException e) {
       return Mono.just(ToolResults.error(e.getMessage()));
     }
-    return Mono.fromFuture(() -> client.conversationAsync(id))
-        .map(conversation -> ToolResults.ok(conversation.json()))
-        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+    return ToolResults.read(
+        () -> client.conversationAsync(id), conversation -> ToolResults.ok(conversation.json()));
   }
 }

@@ -39,12 +39,11 @@ public final class GetSessionTool implements CliqueTool {
     } catch (ToolArgumentException e) {
       return Mono.just(ToolResults.error(e.getMessage()));
     }
-    return Mono.fromFuture(() -> client.sessionAsync(id))
-        .map(
-            found ->
-                found
-                    .map(session -> ToolResults.ok(session.json()))
-                    .orElseGet(() -> ToolResults.error("no session with id " + id)))
-        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+    return ToolResults.read(
+        () -> client.sessionAsync(id),
+        found ->
+            found
+                .map(session -> ToolResults.ok(session.json()))
+                .orElseGet(() -> ToolResults.error("no session with id " + id)));
   }
 }

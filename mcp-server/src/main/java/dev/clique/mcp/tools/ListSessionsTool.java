@@ -45,16 +45,15 @@ public final class ListSessionsTool implements CliqueTool {
     } catch (ToolArgumentException e) {
       return Mono.just(ToolResults.error(e.getMessage()));
     }
-    return Mono.fromFuture(client::sessionsAsync)
-        .map(
-            sessions -> {
-              ObjectNode result = JsonNodeFactory.instance.objectNode();
-              var rows = result.putArray("sessions");
-              for (Session session : sessions) {
-                rows.add(session.json());
-              }
-              return ToolResults.ok(result);
-            })
-        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+    return ToolResults.read(
+        client::sessionsAsync,
+        sessions -> {
+          ObjectNode result = JsonNodeFactory.instance.objectNode();
+          var rows = result.putArray("sessions");
+          for (Session session : sessions) {
+            rows.add(session.json());
+          }
+          return ToolResults.ok(result);
+        });
   }
 }

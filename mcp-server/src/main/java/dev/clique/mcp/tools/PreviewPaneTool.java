@@ -51,8 +51,6 @@ public final class PreviewPaneTool implements CliqueTool {
     } catch (ToolArgumentException e) {
       return Mono.just(ToolResults.error(e.getMessage()));
     }
-    return Mono.fromFuture(() -> client.peekAsync(id, lines))
-        .map(pane -> ToolResults.ok(pane.json()))
-        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+    return ToolResults.read(() -> client.peekAsync(id, lines), pane -> ToolResults.ok(pane.json()));
   }
 }

@@ -5,6 +5,10 @@ import dev.clique.mcp.protocol.Tokens;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import reactor.core.publisher.Mono;
 
 /** Builds tool results: a JSON object as structured content and the same JSON as text. */
 final class ToolResults {
@@ -14,6 +18,17 @@ final class ToolResults {
    * A result of a JSON object. Anything else is not what the engine answers on that route, and
    * 2025-11-25 allows only an object as structured content.
    */
+  /**
+   * One read through the client: its answer becomes the result, a failure the tool error of its own
+   * cause. Cancelling the result cancels the HTTP call.
+   */
+  static <T> Mono<CallToolResult> read(
+      Supplier<CompletableFuture<T>> call, Function<T, CallToolResult> answer) {
+    return Mono.fromFuture(call)
+        .map(answer)
+        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+  }
+
   static CallToolResult ok(JsonNode object) {
     if (object == null || !object.isObject()) {
       return error("clique API returned an unexpected response: expected a JSON object");

@@ -59,8 +59,7 @@ public final class WaitTool implements CliqueTool {
     }
     Duration limit =
         timeout.isPresent() ? Duration.ofMillis(Math.round(timeout.getAsDouble() * 1000)) : null;
-    return Mono.fromFuture(() -> client.waitForAsync(id, limit))
-        .map(result -> ToolResults.ok(result.json()))
-        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+    return ToolResults.read(
+        () -> client.waitForAsync(id, limit), result -> ToolResults.ok(result.json()));
   }
 }
