@@ -10,6 +10,7 @@ import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -165,20 +166,24 @@ class TranscriptCacheTest {
     Lines.write(file, List.of(Lines.claudeUser("start")));
     ExecutorService pool = Executors.newFixedThreadPool(4);
     AtomicBoolean writing = new AtomicBoolean(true);
+    CountDownLatch started = new CountDownLatch(4);
     try {
       List<Future<Integer>> readers = new ArrayList<>();
       for (int r = 0; r < 4; r++) {
         readers.add(
             pool.submit(
                 () -> {
+                  started.countDown();
                   int calls = 0;
-                  while (writing.get()) {
+                  do {
                     assertThat(transcripts.turnsOf("claude", file)).isNotEmpty();
                     calls++;
-                  }
+                  } while (writing.get());
                   return calls;
                 }));
       }
+      // Every reader reads while the file grows, however slowly a loaded machine starts them.
+      assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
       for (int i = 0; i < 300; i++) {
         Lines.append(
             file,
