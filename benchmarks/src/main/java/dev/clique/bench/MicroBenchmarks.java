@@ -64,7 +64,7 @@ public class MicroBenchmarks {
               i % 4));
     }
     claudeHome = Files.createTempDirectory("clique-micro-");
-    Path file = claudeHome.resolve("projects").resolve("-work-app").resolve(ID + ".jsonl");
+    Path file = claudeHome.resolve("projects").resolve("-home-dev-app").resolve(ID + ".jsonl");
     Files.createDirectories(file.getParent());
     StringBuilder text = new StringBuilder();
     for (int i = 0; text.length() < 4 << 20; i++) {
@@ -79,7 +79,7 @@ public class MicroBenchmarks {
           .append("\"}]}}\n");
     }
     Files.writeString(file, text);
-    request = new TranscriptRequest("claude", ID, null, Path.of("/work/app"), Instant.now());
+    request = new TranscriptRequest("claude", ID, null, Path.of("/home/dev/app"), Instant.now());
   }
 
   @TearDown(Level.Trial)

@@ -22,7 +22,7 @@ class LargeTranscriptTest {
   @Test
   void aTwoHundredMegabyteTranscriptIsAnsweredFromItsLastMebibyte(@TempDir Path home)
       throws IOException {
-    Path file = home.resolve(".claude/projects/-work-app/" + ID + ".jsonl");
+    Path file = home.resolve(".claude/projects/-home-dev-app/" + ID + ".jsonl");
     Files.createDirectories(file.getParent());
     try (FileChannel out =
         FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
@@ -45,7 +45,7 @@ class LargeTranscriptTest {
 
     List<Turn> turns =
         transcripts.turns(
-            new TranscriptRequest("claude", ID, null, Path.of("/work/app"), Instant.now()));
+            new TranscriptRequest("claude", ID, null, Path.of("/home/dev/app"), Instant.now()));
 
     assertThat(transcripts.bytesRead()).isLessThanOrEqualTo(TailWindow.WINDOW_BYTES + 1);
     assertThat(turns).hasSize(TurnList.MAX_TURNS);
