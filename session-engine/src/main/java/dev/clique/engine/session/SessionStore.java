@@ -73,8 +73,9 @@ public final class SessionStore {
   }
 
   /**
-   * A writer killed mid-write (kill -9, power loss) leaves its temporary file behind; the engine is
-   * the only writer of its state file, so at start-up every such file is a leftover.
+   * A writer killed mid-write (kill -9, power loss) leaves its temporary file behind. A live
+   * writer's lasts milliseconds, and another engine on the same home (`clique mcp --embedded`
+   * beside `clique serve`) may be writing one now: only files a minute old are leftovers.
    */
   private void sweepTemporaryFiles() {
     Path dir = file.toAbsolutePath().getParent();
@@ -85,8 +86,11 @@ public final class SessionStore {
             p ->
                 p.getFileName().toString().startsWith(prefix)
                     && p.getFileName().toString().endsWith(".tmp"))) {
+      long minuteAgo = System.currentTimeMillis() - 60_000;
       for (Path leftover : leftovers) {
-        Files.deleteIfExists(leftover);
+        if (Files.getLastModifiedTime(leftover).toMillis() < minuteAgo) {
+          Files.deleteIfExists(leftover);
+        }
       }
     } catch (IOException e) {
       log.debug("could not sweep temporary files next to {}: {}", file, e.getMessage());
