@@ -69,4 +69,30 @@ class EndToEndIT {
       }
     }
   }
+
+  @Test
+  void anEmbeddedServerSeesTheSessionsAServeBesideItStartsLater() throws Exception {
+    try (ThrowawayEngine engine = ThrowawayEngine.prepare().start()) {
+      String admin = engine.mintToken("it-admin", false);
+      try (Spawned mcp =
+          Spawned.start(Launcher.jarCommand("mcp", "--embedded"), engine.env(), engine.workdir)) {
+        McpDialogue dialogue = new McpDialogue(mcp);
+        dialogue.initialize("2025-11-25");
+        String id = engine.createShell(admin, "made-by-serve");
+        List<String> ids = new ArrayList<>();
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (!ids.contains(id) && System.nanoTime() < deadline) {
+          ids.clear();
+          dialogue
+              .callTool("list_sessions", Map.of())
+              .at("/result/structuredContent/sessions")
+              .forEach(s -> ids.add(s.path("id").asText()));
+          Thread.sleep(100);
+        }
+        assertThat(ids).contains(id);
+        JsonNode state = dialogue.callTool("get_session", Map.of("id", id));
+        assertThat(state.at("/result/structuredContent/alive").asBoolean()).isTrue();
+      }
+    }
+  }
 }

@@ -8,11 +8,13 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +29,11 @@ public final class SessionStore {
 
   private final Path file;
   private final ObjectMapper json = new ObjectMapper();
+  private static final long RECHECK_NANOS = 250_000_000L;
+
   private final Map<String, SessionRecord> records = new LinkedHashMap<>();
+  private Stamp loaded = Stamp.NONE;
+  private long checkedAt = System.nanoTime();
 
   private SessionStore(Path file) {
     this.file = file;
@@ -37,15 +43,57 @@ public final class SessionStore {
     SessionStore store = new SessionStore(file);
     store.sweepTemporaryFiles();
     store.load();
+    store.loaded = Stamp.of(file);
     return store;
   }
 
   public synchronized List<SessionRecord> all() {
+    reloadIfChanged();
     return List.copyOf(records.values());
   }
 
   public synchronized Optional<SessionRecord> find(String id) {
+    reloadIfChanged();
     return Optional.ofNullable(records.get(id));
+  }
+
+  /**
+   * Another engine on the same home (a {@code clique serve} beside {@code clique mcp --embedded})
+   * writes the file too: its sessions are picked up, at most a quarter second late.
+   */
+  private void reloadIfChanged() {
+    long now = System.nanoTime();
+    if (now - checkedAt < RECHECK_NANOS) {
+      return;
+    }
+    checkedAt = now;
+    Stamp stamp = Stamp.of(file);
+    if (stamp.equals(loaded)) {
+      return;
+    }
+    Map<String, SessionRecord> before = new LinkedHashMap<>(records);
+    records.clear();
+    if (!load()) {
+      records.putAll(before); // unreadable now: keep what was known rather than forget it
+    }
+    loaded = stamp;
+  }
+
+  /** What tells a changed file: size, modification time and inode. */
+  private record Stamp(long size, long modified, Object key) {
+    static final Stamp NONE = new Stamp(-1, -1, null);
+
+    static Stamp of(Path path) {
+      try {
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        return new Stamp(
+            attributes.size(),
+            attributes.lastModifiedTime().to(TimeUnit.NANOSECONDS),
+            attributes.fileKey());
+      } catch (IOException e) {
+        return NONE;
+      }
+    }
   }
 
   public synchronized void put(SessionRecord record) throws IOException {
@@ -68,6 +116,7 @@ public final class SessionStore {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("sessions", new ArrayList<>(next.values()));
     AtomicFile.write(file, json.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
+    loaded = Stamp.of(file);
     records.clear();
     records.putAll(next);
   }
@@ -97,13 +146,14 @@ public final class SessionStore {
     }
   }
 
-  private void load() {
+  /** Reads the records; false when neither the file nor its backup could be read. */
+  private boolean load() {
     Optional<byte[]> data = AtomicFile.readWithFallback(file, this::parses);
     if (data.isEmpty()) {
       if (file.toFile().exists()) {
         log.warn("{} and its backup are unreadable: starting with no sessions", file);
       }
-      return;
+      return !file.toFile().exists();
     }
     try {
       JsonNode sessions = json.readTree(data.get()).path("sessions");
@@ -112,8 +162,10 @@ public final class SessionStore {
           records.put(record.id(), record);
         }
       }
+      return true;
     } catch (IOException | IllegalArgumentException e) {
       log.warn("{} could not be read: {}", file, e.getMessage());
+      return false;
     }
   }
 

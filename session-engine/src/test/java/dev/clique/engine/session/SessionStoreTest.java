@@ -62,6 +62,37 @@ class SessionStoreTest {
   }
 
   @Test
+  void sessionsAnotherEngineWritesArePickedUpWithinAQuarterSecond() throws Exception {
+    Path file = dir.resolve("state.json");
+    SessionStore serve = SessionStore.open(file);
+    SessionStore embedded = SessionStore.open(file);
+    serve.put(record("a"));
+    serve.put(record("b"));
+    long deadline = System.nanoTime() + 2_000_000_000L;
+    while (embedded.all().size() < 2 && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(embedded.all()).containsExactly(record("a"), record("b"));
+    serve.remove("a");
+    deadline = System.nanoTime() + 2_000_000_000L;
+    while (embedded.find("a").isPresent() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(embedded.all()).containsExactly(record("b"));
+  }
+
+  @Test
+  void aFileThatTurnsUnreadableKeepsWhatWasKnown() throws Exception {
+    Path file = dir.resolve("state.json");
+    SessionStore store = SessionStore.open(file);
+    store.put(record("a"));
+    Files.writeString(file, "garbage");
+    Files.writeString(dir.resolve("state.json.bak"), "garbage too");
+    Thread.sleep(300);
+    assertThat(store.all()).containsExactly(record("a"));
+  }
+
+  @Test
   void unknownKeysInTheFileAreIgnored() throws Exception {
     Path file = dir.resolve("state.json");
     Files.writeString(
