@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -12,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Writes a file so that a reader (or a crash) never sees half of it: temp file, fsync, rename. The
@@ -26,7 +28,7 @@ public final class AtomicFile {
     Path temp =
         Files.createTempFile(
             dir,
-            "." + name + ".",
+            "." + name + "." + ProcessHandle.current().pid() + ".",
             ".tmp",
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     try {
@@ -63,6 +65,56 @@ public final class AtomicFile {
       }
     }
     return Optional.empty();
+  }
+
+  /**
+   * Deletes the temporary files a writer killed mid-write (kill -9, power loss) left next to {@code
+   * target}. Each is named after its writer's pid: a file of a live writer (another engine on the
+   * same home, writing now) is kept; one without a pid must be a minute old.
+   */
+  public static void sweepLeftovers(Path target) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    String prefix = "." + target.getFileName() + ".";
+    long minuteAgo = System.currentTimeMillis() - 60_000;
+    try (DirectoryStream<Path> temps =
+        Files.newDirectoryStream(
+            dir,
+            p ->
+                p.getFileName().toString().startsWith(prefix)
+                    && p.getFileName().toString().endsWith(".tmp"))) {
+      for (Path temp : temps) {
+        String rest = temp.getFileName().toString().substring(prefix.length());
+        if (rest.startsWith("bak.")) {
+          rest = rest.substring(4);
+        }
+        OptionalLong pid = pidIn(rest);
+        boolean leftover =
+            pid.isPresent()
+                ? ProcessHandle.of(pid.getAsLong())
+                    .map(ProcessHandle::isAlive)
+                    .orElse(false)
+                    .equals(Boolean.FALSE)
+                : Files.getLastModifiedTime(temp).toMillis() < minuteAgo;
+        if (leftover) {
+          Files.deleteIfExists(temp);
+        }
+      }
+    }
+  }
+
+  /** The writer's pid of {@code <pid>.<random>.tmp}; empty for a name without one. */
+  private static OptionalLong pidIn(String rest) {
+    int dot = rest.indexOf('.');
+    if (dot < 0 || dot == rest.lastIndexOf('.')) {
+      return OptionalLong.empty();
+    }
+    try {
+      return dot > 0
+          ? OptionalLong.of(Long.parseLong(rest.substring(0, dot)))
+          : OptionalLong.empty();
+    } catch (NumberFormatException e) {
+      return OptionalLong.empty();
+    }
   }
 
   public static Path backupOf(Path target) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.home.AtomicFile;
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -121,26 +120,9 @@ public final class SessionStore {
     records.putAll(next);
   }
 
-  /**
-   * A writer killed mid-write (kill -9, power loss) leaves its temporary file behind. A live
-   * writer's lasts milliseconds, and another engine on the same home (`clique mcp --embedded`
-   * beside `clique serve`) may be writing one now: only files a minute old are leftovers.
-   */
   private void sweepTemporaryFiles() {
-    Path dir = file.toAbsolutePath().getParent();
-    String prefix = "." + file.getFileName() + ".";
-    try (DirectoryStream<Path> leftovers =
-        Files.newDirectoryStream(
-            dir,
-            p ->
-                p.getFileName().toString().startsWith(prefix)
-                    && p.getFileName().toString().endsWith(".tmp"))) {
-      long minuteAgo = System.currentTimeMillis() - 60_000;
-      for (Path leftover : leftovers) {
-        if (Files.getLastModifiedTime(leftover).toMillis() < minuteAgo) {
-          Files.deleteIfExists(leftover);
-        }
-      }
+    try {
+      AtomicFile.sweepLeftovers(file);
     } catch (IOException e) {
       log.debug("could not sweep temporary files next to {}: {}", file, e.getMessage());
     }

@@ -49,16 +49,23 @@ class SessionStoreTest {
   void temporaryFilesLeftByAKilledWriterAreSweptAtOpen() throws Exception {
     Path file = dir.resolve("state.json");
     SessionStore.open(file).put(record("a"));
-    FileTime old = FileTime.from(Instant.now().minusSeconds(600));
-    Path leftover = Files.writeString(dir.resolve(".state.json.123.tmp"), "{\"sessions\": [");
-    Files.setLastModifiedTime(leftover, old);
-    Path notOurs = Files.writeString(dir.resolve(".tokens.json.9.tmp"), "not ours");
-    Files.setLastModifiedTime(notOurs, old);
-    Path beingWritten = Files.writeString(dir.resolve(".state.json.456.tmp"), "{\"ses");
+    Process gone = new ProcessBuilder("true").start();
+    gone.waitFor();
+    Path leftover =
+        Files.writeString(dir.resolve(".state.json." + gone.pid() + ".77.tmp"), "{\"sessions\": [");
+    Path notOurs = Files.writeString(dir.resolve(".tokens.json." + gone.pid() + ".9.tmp"), "x");
+    Path beingWritten =
+        Files.writeString(
+            dir.resolve(".state.json." + ProcessHandle.current().pid() + ".456.tmp"), "{\"ses");
+    Path oldStyle = Files.writeString(dir.resolve(".state.json.123.tmp"), "{");
+    Files.setLastModifiedTime(oldStyle, FileTime.from(Instant.now().minusSeconds(600)));
+    Path freshOldStyle = Files.writeString(dir.resolve(".state.json.987.tmp"), "{");
     assertThat(SessionStore.open(file).all()).containsExactly(record("a"));
-    assertThat(leftover).doesNotExist();
+    assertThat(leftover).as("its writer is dead").doesNotExist();
     assertThat(notOurs).exists();
-    assertThat(beingWritten).as("another engine on this home may be writing it now").exists();
+    assertThat(beingWritten).as("its writer, another engine on this home, is alive").exists();
+    assertThat(oldStyle).as("no writer named, a minute old").doesNotExist();
+    assertThat(freshOldStyle).as("no writer named, and fresh").exists();
   }
 
   @Test
