@@ -4,16 +4,14 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.home.AtomicFile;
+import dev.clique.engine.home.FileStamp;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +29,7 @@ public final class SessionStore {
   private static final long RECHECK_NANOS = 250_000_000L;
 
   private final Map<String, SessionRecord> records = new LinkedHashMap<>();
-  private Stamp loaded = Stamp.NONE;
+  private FileStamp loaded = FileStamp.NONE;
   private long checkedAt = System.nanoTime();
 
   private SessionStore(Path file) {
@@ -42,7 +40,7 @@ public final class SessionStore {
     SessionStore store = new SessionStore(file);
     store.sweepTemporaryFiles();
     store.load();
-    store.loaded = Stamp.of(file);
+    store.loaded = FileStamp.of(file);
     return store;
   }
 
@@ -66,7 +64,7 @@ public final class SessionStore {
       return;
     }
     checkedAt = now;
-    Stamp stamp = Stamp.of(file);
+    FileStamp stamp = FileStamp.of(file);
     if (stamp.equals(loaded)) {
       return;
     }
@@ -76,23 +74,6 @@ public final class SessionStore {
       records.putAll(before); // unreadable now: keep what was known rather than forget it
     }
     loaded = stamp;
-  }
-
-  /** What tells a changed file: size, modification time and inode. */
-  private record Stamp(long size, long modified, Object key) {
-    static final Stamp NONE = new Stamp(-1, -1, null);
-
-    static Stamp of(Path path) {
-      try {
-        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-        return new Stamp(
-            attributes.size(),
-            attributes.lastModifiedTime().to(TimeUnit.NANOSECONDS),
-            attributes.fileKey());
-      } catch (IOException e) {
-        return NONE;
-      }
-    }
   }
 
   public synchronized void put(SessionRecord record) throws IOException {
@@ -115,7 +96,7 @@ public final class SessionStore {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("sessions", new ArrayList<>(next.values()));
     AtomicFile.write(file, json.writerWithDefaultPrettyPrinter().writeValueAsBytes(root));
-    loaded = Stamp.of(file);
+    loaded = FileStamp.of(file);
     records.clear();
     records.putAll(next);
   }

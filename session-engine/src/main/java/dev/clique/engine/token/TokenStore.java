@@ -5,16 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.home.AtomicFile;
+import dev.clique.engine.home.FileStamp;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -325,24 +324,6 @@ public final class TokenStore {
       return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-    }
-  }
-
-  private record FileStamp(long size, long modifiedNanos, Object fileKey) {
-    static final FileStamp NONE = new FileStamp(-1, -1, null);
-
-    static FileStamp of(Path path) {
-      try {
-        BasicFileAttributes attrs = Files.readAttributes(path, BasicFileAttributes.class);
-        return new FileStamp(
-            attrs.size(),
-            attrs.lastModifiedTime().to(java.util.concurrent.TimeUnit.NANOSECONDS),
-            attrs.fileKey());
-      } catch (NoSuchFileException e) {
-        return NONE;
-      } catch (IOException e) {
-        return NONE;
-      }
     }
   }
 }
