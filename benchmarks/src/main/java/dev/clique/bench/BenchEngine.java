@@ -61,10 +61,6 @@ final class BenchEngine implements AutoCloseable {
     System.exit(0);
   }
 
-  static BenchEngine start(Map<String, String> extraEnv) throws IOException {
-    return start(extraEnv, "");
-  }
-
   /** An engine whose CLI catalogue has {@code clisToml} laid over the bundled one. */
   static BenchEngine start(Map<String, String> extraEnv, String clisToml) throws IOException {
     Path home = Files.createTempDirectory("clique-bench-");

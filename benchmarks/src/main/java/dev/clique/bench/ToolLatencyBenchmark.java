@@ -26,7 +26,9 @@ final class ToolLatencyBenchmark implements Benchmark {
     int calls = settings.scale(300, 10);
     int warmup = settings.scale(200, 5);
     List<Figure> figures = new ArrayList<>();
-    try (BenchEngine engine = BenchEngine.start(Map.of())) {
+    // Quiet shells: a shell's start-up files (a version manager re-indexing, say) would keep the
+    // sessions and the machine busy while the calls are timed.
+    try (BenchEngine engine = BenchEngine.start(Map.of(), BenchEngine.QUIET_SHELL)) {
       for (int sessions : new int[] {5, 50}) {
         engine.grow(settings.quick() ? Math.min(sessions, 3) : sessions, "shell");
         try (McpProcess mcp = McpProcess.start(clique(settings), engine.mcpEnv())) {

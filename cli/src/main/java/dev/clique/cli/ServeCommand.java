@@ -23,6 +23,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
+    clockInLogLines();
     Engine engine;
     try {
       engine = Engine.start(Environment.variables(), host, port, true);
@@ -35,5 +36,15 @@ final class ServeCommand implements Callable<Integer> {
     spec.commandLine().getErr().flush();
     engine.join();
     return ExitCodes.OK;
+  }
+
+  /**
+   * A server's log lines carry the time of day; a user's own settings win. Not for every command:
+   * the clock loads the JDK's date and locale machinery (about a hundred classes), and the host of
+   * {@code clique mcp} stamps that process's stderr lines itself.
+   */
+  private static void clockInLogLines() {
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
+    System.getProperties().putIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
   }
 }

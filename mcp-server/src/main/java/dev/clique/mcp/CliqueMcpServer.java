@@ -1,13 +1,12 @@
 package dev.clique.mcp;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import dev.clique.mcp.protocol.OutputSchemaValidator;
 import dev.clique.mcp.protocol.RequestRouter;
+import dev.clique.mcp.protocol.SdkJsonMapper;
 import dev.clique.mcp.protocol.ServerIdentity;
-import dev.clique.mcp.protocol.ServerJson;
 import dev.clique.mcp.stdio.FrameWriter;
 import dev.clique.mcp.stdio.StdioFront;
 import dev.clique.mcp.tools.CliqueTool;
@@ -16,7 +15,6 @@ import dev.clique.mcp.tools.GetSessionTool;
 import dev.clique.mcp.tools.ListSessionsTool;
 import dev.clique.mcp.tools.PreviewPaneTool;
 import dev.clique.mcp.tools.WaitTool;
-import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -116,18 +114,17 @@ public final class CliqueMcpServer {
    * the first requests ({@code initialize}, {@code ping}, {@code server/discover}) do not need it.
    */
   public void serve(InputStream in, OutputStream out) throws IOException {
-    ObjectMapper json = ServerJson.mapper();
     FrameWriter frames = new FrameWriter(out);
     List<CliqueTool> tools = tools();
     Set<String> names = new LinkedHashSet<>();
     tools.forEach(tool -> names.add(tool.name()));
     ServerIdentity identity = new ServerIdentity(NAME, version(), INSTRUCTIONS, capabilities());
-    RequestRouter router = new RequestRouter(frames, identity, names, json, progressEvery);
+    RequestRouter router = new RequestRouter(frames, identity, names, progressEvery);
     Thread starting =
         new Thread(
             () -> {
               try {
-                startSdk(router, json, identity, tools);
+                startSdk(router, identity, tools);
               } catch (RuntimeException | LinkageError e) {
                 router.sdkFailed(e);
               }
@@ -145,10 +142,10 @@ public final class CliqueMcpServer {
 
   /** Builds the SDK's server, which hands itself to the router; then readies the validator. */
   private static void startSdk(
-      RequestRouter router, ObjectMapper json, ServerIdentity identity, List<CliqueTool> tools) {
-    OutputSchemaValidator validator = new OutputSchemaValidator(json);
+      RequestRouter router, ServerIdentity identity, List<CliqueTool> tools) {
+    OutputSchemaValidator validator = new OutputSchemaValidator();
     McpServer.async(router)
-        .jsonMapper(new JacksonMcpJsonMapper(json))
+        .jsonMapper(new SdkJsonMapper())
         .serverInfo(NAME, identity.version())
         .instructions(INSTRUCTIONS)
         .capabilities(ServerCapabilities.builder().tools(false).build())

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 /** The server's output validator judges every answer as the SDK's default validator does. */
 class OutputSchemaValidatorTest {
   private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
-  private final OutputSchemaValidator ours = new OutputSchemaValidator(Fixtures.JSON);
+  private final OutputSchemaValidator ours = new OutputSchemaValidator();
   private final DefaultJsonSchemaValidator sdks = new DefaultJsonSchemaValidator();
   private final List<CliqueTool> tools = new CliqueMcpServer(new FakeClient()).tools();
 

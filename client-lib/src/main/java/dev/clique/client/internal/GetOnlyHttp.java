@@ -1,9 +1,7 @@
 package dev.clique.client.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.client.CliqueException;
 import java.io.IOException;
 import java.net.Proxy;
@@ -38,11 +36,6 @@ final class GetOnlyHttp {
   static final int MAX_CONCURRENT_CALLS = 1024;
 
   private static final int ERROR_BODY_BYTES = 64 * 1024;
-  private static final ObjectMapper JSON =
-      // Exact decimals: a time such as 1767171234.87 passes through as the engine wrote it.
-      new ObjectMapper()
-          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private final OkHttpClient client;
   private final String authorization;
@@ -159,11 +152,11 @@ final class GetOnlyHttp {
     // text and could hold anything; the detail says what is wrong, and it is scrubbed.
     JsonNode json;
     try {
-      json = JSON.readTree(body);
+      json = JsonTree.read(body);
     } catch (JsonProcessingException e) {
       throw failures.unexpected(code, notJson(response, body));
     }
-    if (json == null || json.isMissingNode()) {
+    if (json.isMissingNode()) {
       throw failures.unexpected(code, "the body is empty");
     }
     try {
@@ -184,7 +177,7 @@ final class GetOnlyHttp {
   /** The {@code "error"} of an engine's error body, or {@code null} when it has none. */
   private static String engineError(String body) {
     try {
-      JsonNode error = JSON.readTree(body).path("error");
+      JsonNode error = JsonTree.read(body).path("error");
       return error.isTextual() ? error.textValue() : null;
     } catch (JsonProcessingException e) {
       return null;

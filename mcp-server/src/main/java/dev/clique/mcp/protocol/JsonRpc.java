@@ -1,7 +1,7 @@
 package dev.clique.mcp.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** JSON-RPC 2.0 error codes and the frames clique writes itself. */
@@ -15,7 +15,7 @@ public final class JsonRpc {
   /** The modern era's answer to a request naming a revision this server does not speak. */
   public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final JsonNodeFactory JSON = JsonNodeFactory.instance;
 
   private JsonRpc() {}
 
@@ -28,7 +28,7 @@ public final class JsonRpc {
   }
 
   public static String error(JsonNode id, int code, String message, JsonNode data) {
-    ObjectNode frame = JSON.createObjectNode();
+    ObjectNode frame = JSON.objectNode();
     frame.put("jsonrpc", "2.0");
     frame.set("id", id == null ? JSON.nullNode() : id);
     ObjectNode error = frame.putObject("error");
@@ -37,22 +37,22 @@ public final class JsonRpc {
     if (data != null) {
       error.set("data", data);
     }
-    return frame.toString();
+    return Json.write(frame);
   }
 
   public static String result(JsonNode id, JsonNode result) {
-    ObjectNode frame = JSON.createObjectNode();
+    ObjectNode frame = JSON.objectNode();
     frame.put("jsonrpc", "2.0");
     frame.set("id", id);
     frame.set("result", result);
-    return frame.toString();
+    return Json.write(frame);
   }
 
   public static String notification(String method, JsonNode params) {
-    ObjectNode frame = JSON.createObjectNode();
+    ObjectNode frame = JSON.objectNode();
     frame.put("jsonrpc", "2.0");
     frame.put("method", method);
     frame.set("params", params);
-    return frame.toString();
+    return Json.write(frame);
   }
 }

@@ -88,11 +88,18 @@ final class ModernEra {
    * client may keep them.
    */
   static ObjectNode complete(ObjectNode result, String method) {
-    result.put("resultType", "complete");
-    if (method.equals(DISCOVER) || method.endsWith("/list")) {
-      result.put("ttlMs", TTL_MS);
-      result.put("cacheScope", CACHE_SCOPE);
-    }
+    result.setAll(completion(method));
     return result;
+  }
+
+  /** The fields {@link #complete} adds to a result of {@code method}. */
+  static ObjectNode completion(String method) {
+    ObjectNode fields = NODES.objectNode();
+    fields.put("resultType", "complete");
+    if (method.equals(DISCOVER) || method.endsWith("/list")) {
+      fields.put("ttlMs", TTL_MS);
+      fields.put("cacheScope", CACHE_SCOPE);
+    }
+    return fields;
   }
 }

@@ -1,7 +1,6 @@
 package dev.clique.mcp.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -22,19 +21,12 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
   private static final List<String> KNOWN =
       List.of("type", "properties", "required", "items", "additionalProperties", "description");
 
-  private final ObjectMapper json;
-
-  public OutputSchemaValidator(ObjectMapper json) {
-    this.json = json;
-  }
-
   @Override
   public ValidationResponse validate(Map<String, Object> schema, Object structuredContent) {
     if (schema == null || structuredContent == null) {
       throw new IllegalArgumentException("a schema and structured content are needed");
     }
-    JsonNode content =
-        structuredContent instanceof JsonNode node ? node : json.valueToTree(structuredContent);
+    JsonNode content = Json.toTree(structuredContent);
     List<String> errors = new ArrayList<>();
     check(schema, content, "$", errors);
     return errors.isEmpty()

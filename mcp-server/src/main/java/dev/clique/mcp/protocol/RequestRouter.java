@@ -1,9 +1,7 @@
 package dev.clique.mcp.protocol;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.mcp.protocol.ModernEra.Era;
 import dev.clique.mcp.stdio.FrameWriter;
@@ -12,6 +10,7 @@ import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
+import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,12 +39,9 @@ import reactor.core.publisher.Mono;
  */
 public final class RequestRouter implements McpStatelessServerTransport, StdioFront.MessageHandler {
   private static final Logger log = LoggerFactory.getLogger(RequestRouter.class);
-  private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
-
   private final FrameWriter out;
   private final ServerIdentity server;
   private final Set<String> toolNames;
-  private final ObjectMapper json;
   private final ProgressReporter progress;
   private final Map<String, Disposable.Swap> pending = new ConcurrentHashMap<>();
   private final CompletableFuture<McpStatelessServerHandler> handler = new CompletableFuture<>();
@@ -54,19 +50,13 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
    * @param out where answers go
    * @param server who this server is, for {@code server/discover}
    * @param toolNames the tools the SDK serves, to refuse any other name clearly
-   * @param json the mapper the SDK uses too
    * @param progressEvery how often a pending request that asked for progress hears of it
    */
   public RequestRouter(
-      FrameWriter out,
-      ServerIdentity server,
-      Set<String> toolNames,
-      ObjectMapper json,
-      Duration progressEvery) {
+      FrameWriter out, ServerIdentity server, Set<String> toolNames, Duration progressEvery) {
     this.out = out;
     this.server = server;
     this.toolNames = Set.copyOf(toolNames);
-    this.json = json;
     this.progress = new ProgressReporter(out, progressEvery);
   }
 
@@ -121,12 +111,8 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
 
   @Override
   public void request(JsonNode id, String method, ObjectNode message) {
-    if (pending.containsKey(id.toString())) {
-      out.write(
-          JsonRpc.error(
-              id,
-              JsonRpc.INVALID_REQUEST,
-              "request id " + id + " is already in use by a pending request"));
+    if (pending.containsKey(Json.write(id))) {
+      out.write(inUse(id));
       return;
     }
     JsonNode params = message.get("params");
@@ -149,7 +135,7 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
     switch (method) {
       case ModernEra.DISCOVER -> out.write(JsonRpc.result(id, ModernEra.discover(server)));
       case "initialize" -> answer(id, method, initialize(params), modern);
-      case "ping" -> answer(id, method, json.createObjectNode(), modern);
+      case "ping" -> answer(id, method, JsonNodeFactory.instance.objectNode(), modern);
       default -> forward(id, method, params, modern);
     }
   }
@@ -171,7 +157,7 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
   public void notification(String method, ObjectNode message) {
     if (method.equals("notifications/cancelled")) {
       JsonNode requestId = message.path("params").path("requestId");
-      Disposable call = requestId.isMissingNode() ? null : pending.remove(requestId.toString());
+      Disposable call = requestId.isMissingNode() ? null : pending.remove(Json.write(requestId));
       if (call != null) {
         call.dispose();
       }
@@ -195,14 +181,10 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
   }
 
   private void forward(JsonNode id, String method, JsonNode params, boolean modern) {
-    String key = id.toString();
+    String key = Json.write(id);
     Disposable.Swap slot = Disposables.swap();
     if (pending.putIfAbsent(key, slot) != null) {
-      out.write(
-          JsonRpc.error(
-              id,
-              JsonRpc.INVALID_REQUEST,
-              "request id " + key + " is already in use by a pending request"));
+      out.write(inUse(id));
       return;
     }
     JsonNode token = method.equals("tools/call") ? ProgressReporter.token(params) : null;
@@ -214,8 +196,8 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
         new JSONRPCRequest(
             "2.0",
             method,
-            json.convertValue(id, Object.class),
-            params == null || params.isNull() ? null : json.convertValue(params, OBJECT));
+            Json.toJava(id),
+            params == null || params.isNull() ? null : Json.toJava(params));
     slot.update(
         // The SDK's server may still be starting: a request for it waits, holding no thread.
         Mono.fromFuture(handler, true)
@@ -240,31 +222,39 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
                 }));
   }
 
-  private byte[] answer(JsonNode id, String method, JSONRPCResponse response, boolean modern) {
+  private static String inUse(JsonNode id) {
+    return JsonRpc.error(
+        id,
+        JsonRpc.INVALID_REQUEST,
+        "request id " + Json.write(id) + " is already in use by a pending request");
+  }
+
+  /**
+   * The SDK's answer as a frame, written in one pass as UTF-8 rather than through a tree: a list of
+   * sessions is tens of kilobytes. An error's message is scrubbed of tokens.
+   */
+  private static byte[] answer(
+      JsonNode id, String method, JSONRPCResponse response, boolean modern) {
     try {
-      if (response.error() == null && !modern) {
-        // The usual answer, written in one pass as UTF-8 rather than through a tree or a String:
-        // a list of sessions is tens of kilobytes, twice (structured and as text).
-        byte[] head =
-            ("{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":").getBytes(StandardCharsets.UTF_8);
-        byte[] result = json.writeValueAsBytes(response.result());
-        byte[] frame = Arrays.copyOf(head, head.length + result.length + 1);
-        System.arraycopy(result, 0, frame, head.length, result.length);
-        frame[frame.length - 1] = '}';
-        return frame;
+      JSONRPCError error = response.error();
+      if (error != null) {
+        String message = error.message() == null ? "" : error.message();
+        return JsonRpc.error(
+                id, error.code(), message, error.data() == null ? null : Json.toTree(error.data()))
+            .getBytes(StandardCharsets.UTF_8);
       }
-      ObjectNode frame = json.valueToTree(response);
-      frame.set("id", id);
-      JsonNode result = frame.get("result");
-      if (modern && result instanceof ObjectNode complete) {
-        ModernEra.complete(complete, method);
-      }
-      JsonNode error = frame.get("error");
-      if (error instanceof ObjectNode details && details.path("message").isTextual()) {
-        details.put("message", Tokens.scrub(details.get("message").textValue()));
-      }
-      return json.writeValueAsBytes(frame);
-    } catch (JsonProcessingException | IllegalArgumentException e) {
+      byte[] head =
+          ("{\"jsonrpc\":\"2.0\",\"id\":" + Json.write(id) + ",\"result\":")
+              .getBytes(StandardCharsets.UTF_8);
+      byte[] result =
+          modern
+              ? Json.writeObjectBytes(response.result(), ModernEra.completion(method))
+              : Json.writeBytes(response.result());
+      byte[] frame = Arrays.copyOf(head, head.length + result.length + 1);
+      System.arraycopy(result, 0, frame, head.length, result.length);
+      frame[frame.length - 1] = '}';
+      return frame;
+    } catch (IllegalArgumentException e) {
       log.warn("an answer to {} could not be written: {}", method, Tokens.scrub(e.getMessage()));
       return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error")
           .getBytes(StandardCharsets.UTF_8);

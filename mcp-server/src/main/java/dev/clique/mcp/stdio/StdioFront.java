@@ -1,10 +1,9 @@
 package dev.clique.mcp.stdio;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.mcp.protocol.Json;
 import dev.clique.mcp.protocol.JsonRpc;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,8 +21,6 @@ public final class StdioFront {
 
   private final FrameWriter out;
   private final MessageHandler handler;
-  private final ObjectMapper json =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   public StdioFront(FrameWriter out, MessageHandler handler) {
     this.out = out;
@@ -61,13 +58,13 @@ public final class StdioFront {
     }
     JsonNode node;
     try {
-      node = json.readTree(text);
+      node = Json.read(text);
     } catch (JsonProcessingException e) {
       out.write(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "parse error: not valid JSON"));
       return;
     }
-    if (node == null || !node.isObject()) {
-      String what = node != null && node.isArray() ? "batches are not supported" : "not an object";
+    if (!node.isObject()) {
+      String what = node.isArray() ? "batches are not supported" : "not an object";
       out.write(JsonRpc.error(null, JsonRpc.INVALID_REQUEST, "invalid request: " + what));
       return;
     }

@@ -1,6 +1,7 @@
 package dev.clique.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.mcp.protocol.Json;
 import dev.clique.mcp.protocol.Tokens;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -33,9 +34,10 @@ final class ToolResults {
     if (object == null || !object.isObject()) {
       return error("clique API returned an unexpected response: expected a JSON object");
     }
+    Json.Rendered structured = Json.Rendered.of(object);
     return CallToolResult.builder()
-        .content(List.of(TextContent.builder(object.toString()).build()))
-        .structuredContent(object)
+        .content(List.of(TextContent.builder(structured.text()).build()))
+        .structuredContent(structured)
         .isError(false)
         .build();
   }

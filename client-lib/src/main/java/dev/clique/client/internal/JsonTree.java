@@ -1,0 +1,103 @@
+package dev.clique.client.internal;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+
+/**
+ * Reads the engine's answers into trees with Jackson's streaming parser alone. The data-binding
+ * {@code ObjectMapper} would load some six hundred classes more, and a JVM tool embedding this
+ * client (a {@code clique mcp} process above all) pays for each in memory and start-up.
+ *
+ * <p>Decimals are kept exactly as written ({@code 1767171234.80} stays that), integers as the
+ * smallest of int, long and big integer that holds them; of repeated keys the last wins.
+ */
+final class JsonTree {
+  private static final JsonFactory FACTORY = new JsonFactory();
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private JsonTree() {}
+
+  /**
+   * The one JSON value of {@code json}; {@link MissingNode} when there is none.
+   *
+   * @throws JsonProcessingException when it is not JSON, or something follows the value
+   */
+  static JsonNode read(byte[] json) throws JsonProcessingException {
+    try (JsonParser parser = FACTORY.createParser(json)) {
+      return whole(parser);
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IllegalStateException("reading bytes in memory failed", e);
+    }
+  }
+
+  /** {@link #read(byte[])} of a text. */
+  static JsonNode read(String json) throws JsonProcessingException {
+    try (JsonParser parser = FACTORY.createParser(json)) {
+      return whole(parser);
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a string failed", e);
+    }
+  }
+
+  private static JsonNode whole(JsonParser parser) throws IOException {
+    if (parser.nextToken() == null) {
+      return MissingNode.getInstance();
+    }
+    JsonNode value = value(parser);
+    if (parser.nextToken() != null) {
+      throw new JsonParseException(parser, "more than one JSON value");
+    }
+    return value;
+  }
+
+  private static JsonNode value(JsonParser parser) throws IOException {
+    switch (parser.currentToken()) {
+      case START_OBJECT:
+        ObjectNode object = NODES.objectNode();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          String name = parser.currentName();
+          parser.nextToken();
+          object.replace(name, value(parser));
+        }
+        return object;
+      case START_ARRAY:
+        ArrayNode array = NODES.arrayNode();
+        while (parser.nextToken() != JsonToken.END_ARRAY) {
+          array.add(value(parser));
+        }
+        return array;
+      case VALUE_STRING:
+        return NODES.textNode(parser.getText());
+      case VALUE_NUMBER_INT:
+        return switch (parser.getNumberType()) {
+          case INT -> NODES.numberNode(parser.getIntValue());
+          case LONG -> NODES.numberNode(parser.getLongValue());
+          default -> NODES.numberNode(parser.getBigIntegerValue());
+        };
+      case VALUE_NUMBER_FLOAT:
+        return DecimalNode.valueOf(parser.getDecimalValue());
+      case VALUE_TRUE:
+        return NODES.booleanNode(true);
+      case VALUE_FALSE:
+        return NODES.booleanNode(false);
+      case VALUE_NULL:
+        return NODES.nullNode();
+      default:
+        throw new JsonParseException(parser, "unexpected " + parser.currentToken());
+    }
+  }
+}
