@@ -17,15 +17,24 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The launcher's class-data sharing: the archive is made in the background on first use and mapped
- * by later starts, and whatever state an archive is in (missing, stale, from another JDK, damaged)
- * stdout carries the protocol and nothing else.
+ * by later starts, it is a static one (the JDK's default archive is not mapped beside it), and
+ * whatever state an archive is in (missing, stale, from another JDK, damaged) stdout carries the
+ * protocol and nothing else.
  */
 class LauncherCdsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Path ARCHIVES = Launcher.jar().getParent().resolve("cds");
 
+  /** What a start of {@code clique mcp} left: its memory map while it ran, and its stderr. */
+  private record Started(String maps, String stderr) {}
+
   /** Starts {@code clique mcp} through the launcher, pings it, and checks every stdout line. */
   private static String pingThroughTheLauncher(Map<String, String> extra, Path workdir)
+      throws Exception {
+    return startThroughTheLauncher(extra, workdir).maps();
+  }
+
+  private static Started startThroughTheLauncher(Map<String, String> extra, Path workdir)
       throws Exception {
     Map<String, String> env = new java.util.HashMap<>(Map.of());
     for (String key : List.of("PATH", "HOME", "LANG", "JAVA_HOME", "TMPDIR")) {
@@ -45,7 +54,7 @@ class LauncherCdsIT {
       mcp.closeStdin();
       assertThat(mcp.waitFor(Duration.ofSeconds(10))).isZero();
       assertThat(mcp.stdout().strip()).isEqualTo(pong.toString());
-      return maps;
+      return new Started(maps, mcp.stderr());
     }
   }
 
@@ -77,6 +86,50 @@ class LauncherCdsIT {
       try (Stream<Path> left = Files.list(workdir)) {
         assertThat(left.toList()).as("nothing is left in the working directory").isEmpty();
       }
+    } finally {
+      ThrowawayEngine.deleteTree(workdir);
+    }
+  }
+
+  @Test
+  void theArchiveIsAStaticOneWithTheAppsClassesAndTheJdksDefaultArchiveIsNotMapped()
+      throws Exception {
+    Path workdir = Files.createTempDirectory("clique-cds-it-");
+    try {
+      Path archive = archiveInUse(workdir);
+      // -Xshare:on: a start that cannot map it fails. class+load names where each class came from.
+      Started started =
+          startThroughTheLauncher(
+              Map.of("CLIQUE_JAVA_OPTS", "-Xshare:on -Xlog:class+load=info:stderr"), workdir);
+      // A dynamic archive (JDK 17 to 24) is layered on the JDK's default one,
+      // lib/server/classes.jsa,
+      // which is then mapped too; a static archive or an AOT cache is mapped alone.
+      List<Path> mapped =
+          started
+              .maps()
+              .lines()
+              .map(line -> line.strip().split("\\s+", 6))
+              .filter(fields -> fields.length == 6)
+              .map(fields -> fields[5])
+              .filter(file -> file.endsWith(".jsa") || file.endsWith(".aot"))
+              .distinct()
+              .map(Path::of)
+              .toList();
+      assertThat(mapped).as("the only class-data archive mapped").containsExactly(archive);
+      // The app's own classes come from it: from a dynamic archive they would come from the
+      // "shared objects file (top)".
+      List<String> appClasses =
+          started
+              .stderr()
+              .lines()
+              .filter(line -> line.contains("[class,load] dev.clique."))
+              .toList();
+      assertThat(appClasses).isNotEmpty();
+      assertThat(appClasses)
+          .filteredOn(line -> line.endsWith(" source: shared objects file"))
+          .as("app classes read from the archive")
+          .isNotEmpty();
+      assertThat(appClasses).noneMatch(line -> line.contains("shared objects file (top)"));
     } finally {
       ThrowawayEngine.deleteTree(workdir);
     }
