@@ -1,10 +1,14 @@
 package dev.clique.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Cold start of {@code clique mcp}: spawn to the {@code initialize} answer, with the launcher's
@@ -12,20 +16,26 @@ import java.util.Map;
  * difference is what clique adds).
  */
 final class ColdStartBenchmark implements Benchmark {
-  /** The JVM options bin/clique gives {@code clique mcp}, for the trivial program. */
-  private static final List<String> LAUNCHER_FLAGS =
-      List.of(
-          "-Xlog:disable",
-          "-Xlog:all=warning:stderr",
-          "-XX:+UseSerialGC",
-          "-Xss512k",
-          "-XX:-UsePerfData",
-          "-XX:TieredStopAtLevel=1",
-          "-Xms16m",
-          "-Xmx96m",
-          "-XX:ReservedCodeCacheSize=32m",
-          "-XX:MaxMetaspaceSize=96m",
-          "-XX:CICompilerCount=1");
+  /**
+   * The JVM options bin/clique gives {@code clique mcp}, for the trivial program: read from the
+   * launcher itself (its {@code flags=(...)} and {@code flags+=(...)}), so the two never drift.
+   */
+  static List<String> launcherFlags(Path launcher) throws IOException {
+    List<String> flags = new ArrayList<>();
+    Matcher block =
+        Pattern.compile("\\bflags\\+?=\\(([^)]*)\\)").matcher(Files.readString(launcher));
+    while (block.find()) {
+      for (String word : block.group(1).split("\\s+")) {
+        if (word.startsWith("-X") && !word.contains("$")) {
+          flags.add(word);
+        }
+      }
+    }
+    if (!flags.contains("-XX:+UseSerialGC")) {
+      throw new IllegalStateException("no JVM options found in " + launcher + ": " + flags);
+    }
+    return flags;
+  }
 
   @Override
   public String name() {
@@ -45,7 +55,7 @@ final class ColdStartBenchmark implements Benchmark {
     List<String> clique = List.of(settings.launcher().toString(), "mcp");
     List<String> trivial = new ArrayList<>();
     trivial.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    trivial.addAll(LAUNCHER_FLAGS);
+    trivial.addAll(launcherFlags(settings.launcher()));
     trivial.addAll(List.of("-cp", settings.echoClassPath(), Echo.class.getName()));
 
     boolean archive = ClassDataArchive.await(settings.launcher(), env, archiveSeconds);
