@@ -157,6 +157,20 @@ class ArgumentRulesTest {
   }
 
   @Test
+  void argumentsOrMetaThatAreNotObjectsAreProtocolErrorsNamingThem() throws Exception {
+    JsonNode arguments =
+        mcp.request("tools/call", Map.of("name", "list_sessions", "arguments", List.of(1)));
+    assertThat(arguments.at("/error/code").asInt()).isEqualTo(-32602);
+    assertThat(arguments.at("/error/message").asText()).contains("arguments must be an object");
+    JsonNode meta =
+        mcp.request(
+            "tools/call", Map.of("name", "list_sessions", "arguments", Map.of(), "_meta", 5));
+    assertThat(meta.at("/error/code").asInt()).isEqualTo(-32602);
+    assertThat(meta.at("/error/message").asText()).contains("_meta must be an object");
+    assertThat(mcp.callTool("list_sessions", Map.of()).at("/result/isError").asBoolean()).isFalse();
+  }
+
+  @Test
   void everyRequestIsAGetWithTheTokenAndAcceptJson() throws Exception {
     mcp.callTool("list_sessions", Map.of());
     mcp.callTool("preview_pane", Map.of("id", Fixtures.CLAUDE_ID));

@@ -177,6 +177,10 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
     if (arguments != null && !arguments.isObject() && !arguments.isNull()) {
       return "tools/call: arguments must be an object";
     }
+    JsonNode meta = params.get("_meta");
+    if (meta != null && !meta.isObject() && !meta.isNull()) {
+      return "tools/call: _meta must be an object";
+    }
     return null;
   }
 
