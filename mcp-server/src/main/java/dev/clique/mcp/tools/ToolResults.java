@@ -16,10 +16,6 @@ final class ToolResults {
   private ToolResults() {}
 
   /**
-   * A result of a JSON object. Anything else is not what the engine answers on that route, and
-   * 2025-11-25 allows only an object as structured content.
-   */
-  /**
    * One read through the client: its answer becomes the result, a failure the tool error of its own
    * cause. Cancelling the result cancels the HTTP call.
    */
@@ -30,6 +26,10 @@ final class ToolResults {
         .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
   }
 
+  /**
+   * A result of a JSON object. Anything else is not what the engine answers on that route, and
+   * 2025-11-25 allows only an object as structured content.
+   */
   static CallToolResult ok(JsonNode object) {
     if (object == null || !object.isObject()) {
       return error("clique API returned an unexpected response: expected a JSON object");
