@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -56,8 +57,8 @@ final class WaitRegistry implements AutoCloseable {
     ScheduledFuture<?> timeout =
         timer.schedule(
             () -> wait.settle(current.apply(id), true), timeoutMillis, TimeUnit.MILLISECONDS);
-    wait.future.whenComplete(
-        (outcome, failure) -> {
+    wait.onEnd(
+        () -> {
           timeout.cancel(false);
           for (String state : states) {
             Set<PendingWait> waits = byState.get(state);
@@ -67,6 +68,8 @@ final class WaitRegistry implements AutoCloseable {
           }
           pending.decrementAndGet();
         });
+    // A caller that gives up (its client went away) cancels the future: the wait ends too.
+    wait.future.whenComplete((outcome, failure) -> wait.end());
     // The state may have changed between the caller's look and the registration above.
     wait.settle(current.apply(id), false);
     return wait.future;
@@ -123,10 +126,36 @@ final class WaitRegistry implements AutoCloseable {
     final long startMillis;
     final CompletableFuture<WaitOutcome> future = new CompletableFuture<>();
 
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private volatile Runnable cleanUp = () -> {};
+
     PendingWait(String id, Set<String> states, long startMillis) {
       this.id = id;
       this.states = states;
       this.startMillis = startMillis;
+    }
+
+    /** What ending it undoes: its place in the index and the timer, and the count. */
+    void onEnd(Runnable cleanUp) {
+      this.cleanUp = cleanUp;
+    }
+
+    /** Leaves the index, once, whoever ends it first. */
+    void end() {
+      if (ended.compareAndSet(false, true)) {
+        cleanUp.run();
+      }
+    }
+
+    /**
+     * Leaves the index before answering, so that whoever hears the answer finds it gone (the count
+     * of pending waits included).
+     */
+    private void answer(WaitOutcome outcome) {
+      if (!future.isDone()) {
+        end();
+        future.complete(outcome);
+      }
     }
 
     /**
@@ -135,11 +164,11 @@ final class WaitRegistry implements AutoCloseable {
      */
     void settle(String state, boolean finalAnswer) {
       if (state == null) {
-        future.complete(new WaitOutcome(id, "gone", false, waited()));
+        answer(new WaitOutcome(id, "gone", false, waited()));
       } else if (states.contains(state)) {
-        future.complete(new WaitOutcome(id, state, true, waited()));
+        answer(new WaitOutcome(id, state, true, waited()));
       } else if (finalAnswer) {
-        future.complete(new WaitOutcome(id, state, false, waited()));
+        answer(new WaitOutcome(id, state, false, waited()));
       }
     }
 
