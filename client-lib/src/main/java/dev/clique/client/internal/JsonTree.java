@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Reads the engine's answers into trees with Jackson's streaming parser alone. The data-binding
@@ -44,13 +45,7 @@ final class JsonTree {
 
   /** {@link #read(byte[])} of a text. */
   static JsonNode read(String json) throws JsonProcessingException {
-    try (JsonParser parser = FACTORY.createParser(json)) {
-      return whole(parser);
-    } catch (JsonProcessingException e) {
-      throw e;
-    } catch (IOException e) {
-      throw new IllegalStateException("reading a string failed", e);
-    }
+    return read(json.getBytes(StandardCharsets.UTF_8));
   }
 
   private static JsonNode whole(JsonParser parser) throws IOException {
