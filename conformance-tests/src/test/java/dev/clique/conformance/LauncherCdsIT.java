@@ -17,13 +17,16 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The launcher's class-data sharing: the archive is made in the background on first use and mapped
- * by later starts, it is a static one (the JDK's default archive is not mapped beside it), and
- * whatever state an archive is in (missing, stale, from another JDK, damaged) stdout carries the
- * protocol and nothing else.
+ * by later starts, it is mapped alone (a static archive on JDK 17 to 24, an AOT cache from 25 on:
+ * the JDK's default archive is not mapped beside it), and whatever state an archive is in (missing,
+ * stale, from another JDK, damaged) stdout carries the protocol and nothing else.
  */
 class LauncherCdsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Path ARCHIVES = Launcher.jar().getParent().resolve("cds");
+
+  /** The launcher runs the JDK running these tests: an AOT cache from 25 on, else an archive. */
+  private static final boolean AOT = Runtime.version().feature() >= 25;
 
   /** What a start of {@code clique mcp} left: its memory map while it ran, and its stderr. */
   private record Started(String maps, String stderr) {}
@@ -43,6 +46,7 @@ class LauncherCdsIT {
         env.put(key, value);
       }
     }
+    env.put("JAVA_HOME", System.getProperty("java.home"));
     env.put("CLIQUE_URL", "http://127.0.0.1:9");
     env.put("CLIQUE_TOKEN", "mxp_" + "e".repeat(43));
     env.putAll(extra);
@@ -92,15 +96,15 @@ class LauncherCdsIT {
   }
 
   @Test
-  void theArchiveIsAStaticOneWithTheAppsClassesAndTheJdksDefaultArchiveIsNotMapped()
-      throws Exception {
+  void theArchiveHoldsTheAppsClassesAndIsMappedAlone() throws Exception {
     Path workdir = Files.createTempDirectory("clique-cds-it-");
     try {
       Path archive = archiveInUse(workdir);
-      // -Xshare:on: a start that cannot map it fails. class+load names where each class came from.
+      // Required: a start that cannot map it fails. class+load names where each class came from.
+      String require = AOT ? "-XX:AOTMode=on" : "-Xshare:on";
       Started started =
           startThroughTheLauncher(
-              Map.of("CLIQUE_JAVA_OPTS", "-Xshare:on -Xlog:class+load=info:stderr"), workdir);
+              Map.of("CLIQUE_JAVA_OPTS", require + " -Xlog:class+load=info:stderr"), workdir);
       // A dynamic archive (JDK 17 to 24) is layered on the JDK's default one,
       // lib/server/classes.jsa,
       // which is then mapped too; a static archive or an AOT cache is mapped alone.
@@ -158,16 +162,19 @@ class LauncherCdsIT {
   void stdoutCarriesOnlyTheProtocolWhateverArchiveIsGiven() throws Exception {
     Path workdir = Files.createTempDirectory("clique-cds-it-");
     try {
-      Path garbage = workdir.resolve("garbage.jsa");
+      String suffix = AOT ? ".aot" : ".jsa";
+      String use = AOT ? "-XX:AOTCache=" : "-XX:SharedArchiveFile=";
+      Path garbage = workdir.resolve("garbage" + suffix);
       Files.write(garbage, "not an archive at all".repeat(500).getBytes(StandardCharsets.UTF_8));
-      Path foreign = Files.createTempFile("clique-foreign-", ".jsa");
+      Path foreign = Files.createTempFile("clique-foreign-", suffix);
+      Files.delete(foreign);
       // An archive of another class path: stale for this jar.
       Files.copy(Launcher.jar(), workdir.resolve("other.jar"));
       Process dump =
           new ProcessBuilder(
                   Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                   "-Xlog:disable",
-                  "-XX:ArchiveClassesAtExit=" + foreign,
+                  (AOT ? "-XX:AOTCacheOutput=" : "-XX:ArchiveClassesAtExit=") + foreign,
                   "-cp",
                   workdir.resolve("other.jar").toString(),
                   "-version")
@@ -175,11 +182,9 @@ class LauncherCdsIT {
               .start();
       dump.getInputStream().readAllBytes();
       dump.waitFor();
+      assertThat(foreign).as("a foreign archive to give").isNotEmptyFile();
       for (String options :
-          List.of(
-              "-XX:SharedArchiveFile=" + workdir.resolve("missing.jsa"),
-              "-XX:SharedArchiveFile=" + garbage,
-              "-XX:SharedArchiveFile=" + foreign)) {
+          List.of(use + workdir.resolve("missing" + suffix), use + garbage, use + foreign)) {
         Path scratch = Files.createTempDirectory("clique-cds-run-");
         try {
           pingThroughTheLauncher(Map.of("CLIQUE_JAVA_OPTS", options), scratch);
