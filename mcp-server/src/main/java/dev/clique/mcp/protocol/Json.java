@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.json.UTF8JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,6 +31,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The server's JSON: Jackson's streaming parser and generator and its tree nodes, without the
@@ -49,8 +51,17 @@ public final class Json {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-  /** Longer strings are escaped from their UTF-8 bytes, which quickly compiled code does faster. */
-  private static final int BULK_STRING = 64;
+  /**
+   * Strings longer than this are escaped from their UTF-8 bytes, and field names written from their
+   * encoded form: quickly compiled code goes through a string's characters one call at a time.
+   */
+  private static final int BULK_STRING = 16;
+
+  /** Field names written before, encoded once: a list of sessions repeats the same twenty. */
+  private static final Map<String, SerializedString> NAMES = new ConcurrentHashMap<>();
+
+  /** Beyond this many names (an engine sending ever new keys), names are written as they come. */
+  private static final int MAX_NAMES = 1024;
 
   private Json() {}
 
@@ -251,7 +262,7 @@ public final class Json {
       } else if (value instanceof Map<?, ?> map) {
         out.writeStartObject();
         for (Map.Entry<?, ?> entry : map.entrySet()) {
-          out.writeFieldName(String.valueOf(entry.getKey()));
+          fieldName(String.valueOf(entry.getKey()));
           value(entry.getValue());
         }
         out.writeEndObject();
@@ -269,6 +280,18 @@ public final class Json {
       } else {
         sdkRecord(value);
       }
+    }
+
+    private void fieldName(String name) throws IOException {
+      SerializedString encoded = NAMES.get(name);
+      if (encoded == null) {
+        if (NAMES.size() >= MAX_NAMES) {
+          out.writeFieldName(name);
+          return;
+        }
+        encoded = NAMES.computeIfAbsent(name, SerializedString::new);
+      }
+      out.writeFieldName(encoded);
     }
 
     private void string(String text) throws IOException {
@@ -303,7 +326,7 @@ public final class Json {
         case OBJECT -> {
           out.writeStartObject();
           for (Map.Entry<String, JsonNode> field : node.properties()) {
-            out.writeFieldName(field.getKey());
+            fieldName(field.getKey());
             node(field.getValue());
           }
           out.writeEndObject();
@@ -393,7 +416,7 @@ public final class Json {
 
     private void field(String name, Object value) throws IOException {
       if (value != null) {
-        out.writeFieldName(name);
+        fieldName(name);
         value(value);
       }
     }

@@ -28,7 +28,7 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
     }
     JsonNode content = Json.toTree(structuredContent);
     List<String> errors = new ArrayList<>();
-    check(schema, content, "$", errors);
+    check(schema, content, At.ROOT, errors);
     return errors.isEmpty()
         ? ValidationResponse.asValid(null)
         : ValidationResponse.asInvalid("JSON schema validation errors: " + errors);
@@ -48,7 +48,7 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
   /** Nothing to load: kept so that the server's start-up reads the same. */
   public void prepare() {}
 
-  private static void check(Object schemaObject, JsonNode value, String at, List<String> errors) {
+  private static void check(Object schemaObject, JsonNode value, At at, List<String> errors) {
     if (!(schemaObject instanceof Map<?, ?> schema)) {
       errors.add(at + ": the schema is not an object");
       return;
@@ -72,7 +72,7 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
       for (Map.Entry<String, JsonNode> field : value.properties()) {
         Object property = properties.get(field.getKey());
         if (property != null) {
-          check(property, field.getValue(), at + "." + field.getKey(), errors);
+          check(property, field.getValue(), at.field(field.getKey()), errors);
         } else if (Boolean.FALSE.equals(schema.get("additionalProperties"))) {
           errors.add(at + ": property " + field.getKey() + " is not allowed");
         }
@@ -80,14 +80,40 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
     }
     if (value.isArray() && schema.get("items") != null) {
       for (int i = 0; i < value.size(); i++) {
-        check(schema.get("items"), value.get(i), at + "[" + i + "]", errors);
+        check(schema.get("items"), value.get(i), at.item(i), errors);
       }
+    }
+  }
+
+  /** Where a value is: spelled out ({@code $.sessions[3].id}) only for an error. */
+  private record At(At parent, String field, int index) {
+    static final At ROOT = new At(null, null, -1);
+
+    At field(String name) {
+      return new At(this, name, -1);
+    }
+
+    At item(int i) {
+      return new At(this, null, i);
+    }
+
+    @Override
+    public String toString() {
+      if (parent == null) {
+        return "$";
+      }
+      return parent + (field != null ? "." + field : "[" + index + "]");
     }
   }
 
   private static boolean hasType(Object type, JsonNode value) {
     if (type instanceof Collection<?> any) {
-      return any.stream().anyMatch(one -> hasType(one, value));
+      for (Object one : any) {
+        if (hasType(one, value)) {
+          return true;
+        }
+      }
+      return false;
     }
     return switch (String.valueOf(type)) {
       case "object" -> value.isObject();
