@@ -108,24 +108,9 @@ final class BenchEngine implements AutoCloseable {
   public void close() throws IOException {
     engine.close();
     engine.sessions().tmux().killServer();
-    removeSocketFile();
     try (Stream<Path> paths = Files.walk(home)) {
       for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(path);
-      }
-    }
-  }
-
-  /**
-   * tmux leaves its socket file behind when its server exits: {@code
-   * $TMUX_TMPDIR/tmux-<uid>/<socket>} ({@code /tmp} by default).
-   */
-  private void removeSocketFile() throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-      if (line.startsWith("Uid:")) {
-        String uid = line.substring(4).strip().split("\\s+")[0];
-        String dir = System.getenv().getOrDefault("TMUX_TMPDIR", "/tmp");
-        Files.deleteIfExists(Path.of(dir, "tmux-" + uid, socket));
       }
     }
   }

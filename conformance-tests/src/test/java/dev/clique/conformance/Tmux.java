@@ -1,7 +1,9 @@
 package dev.clique.conformance;
 
+import dev.clique.engine.tmux.TmuxProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -38,9 +40,7 @@ final class Tmux {
     if (socket.equals("clique") || socket.equals("default")) {
       throw new IllegalArgumentException("the suites never kill a real tmux server: " + socket);
     }
-    Process process = new ProcessBuilder("tmux", "-L", socket, "kill-server").start();
-    process.getInputStream().readAllBytes();
-    process.getErrorStream().readAllBytes();
-    process.waitFor(10, TimeUnit.SECONDS);
+    // The engine's own tmux runner: it also removes the socket file tmux leaves behind.
+    new TmuxProcess("tmux", socket, Duration.ofSeconds(10)).killServer();
   }
 }

@@ -2,6 +2,7 @@ package dev.clique.engine.tmux;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -228,6 +229,7 @@ public final class TmuxProcess implements Tmux {
     return proc.residentBytes(panePids);
   }
 
+  /** Stops the server, and removes the socket file tmux leaves behind when its server exits. */
   @Override
   public void killServer() {
     try {
@@ -235,6 +237,29 @@ public final class TmuxProcess implements Tmux {
     } catch (TmuxException e) {
       // nothing was running
     }
+    try {
+      Path file = socketFile(System.getenv());
+      if (file != null) {
+        Files.deleteIfExists(file);
+      }
+    } catch (IOException e) {
+      // a socket file left behind does no harm
+    }
+  }
+
+  /**
+   * Where tmux keeps this socket: {@code $TMUX_TMPDIR/tmux-<uid>/<socket>}, {@code /tmp} by
+   * default; null when the user id cannot be read.
+   */
+  Path socketFile(Map<String, String> env) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+      if (line.startsWith("Uid:")) {
+        String uid = line.substring(4).strip().split("\\s+")[0];
+        String dir = env.getOrDefault("TMUX_TMPDIR", "/tmp");
+        return Path.of(dir.isBlank() ? "/tmp" : dir, "tmux-" + uid, socket);
+      }
+    }
+    return null;
   }
 
   private static String pane(String name) {

@@ -2,8 +2,6 @@ package dev.clique.engine.testing;
 
 import dev.clique.engine.tmux.TmuxProcess;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -43,27 +41,5 @@ public final class TmuxSandbox implements AutoCloseable {
   @Override
   public void close() {
     tmux.killServer();
-    removeSocketFile(socket);
-  }
-
-  /**
-   * tmux leaves its socket file behind when its server exits; a test removes its own. The file is
-   * {@code $TMUX_TMPDIR/tmux-<uid>/<socket>} ({@code /tmp} by default).
-   */
-  public static void removeSocketFile(String socket) {
-    try {
-      String uid = null;
-      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-        if (line.startsWith("Uid:")) {
-          uid = line.substring(4).strip().split("\\s+")[0];
-        }
-      }
-      String dir = System.getenv().getOrDefault("TMUX_TMPDIR", "/tmp");
-      if (uid != null) {
-        Files.deleteIfExists(Path.of(dir, "tmux-" + uid, socket));
-      }
-    } catch (IOException e) {
-      // not Linux, or already gone
-    }
   }
 }

@@ -2,7 +2,6 @@ package dev.clique.engine.tmux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clique.engine.testing.TmuxSandbox;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,7 +27,16 @@ class TmuxProcessIT {
   @AfterEach
   void killOwnServer() {
     tmux.killServer();
-    TmuxSandbox.removeSocketFile(tmux.socket());
+  }
+
+  @Test
+  void killingTheServerRemovesItsSocketFileToo() throws Exception {
+    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    Path file = tmux.socketFile(System.getenv());
+    assertThat(file).as("where tmux keeps the socket").exists();
+    tmux.killServer();
+    assertThat(file).doesNotExist();
+    assertThat(tmux.listPanes()).isEmpty();
   }
 
   @Test
