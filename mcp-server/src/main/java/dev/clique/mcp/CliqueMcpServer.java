@@ -162,7 +162,6 @@ public final class CliqueMcpServer {
                                     .switchIfEmpty(Mono.fromSupplier(CliqueMcpServer::noAnswer))))
                 .toList())
         .build();
-    validator.prepare();
   }
 
   /** A client future that completed with nothing: not what any route answers. */

@@ -45,9 +45,6 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
     }
   }
 
-  /** Nothing to load: kept so that the server's start-up reads the same. */
-  public void prepare() {}
-
   private static void check(Object schemaObject, JsonNode value, At at, List<String> errors) {
     if (!(schemaObject instanceof Map<?, ?> schema)) {
       errors.add(at + ": the schema is not an object");

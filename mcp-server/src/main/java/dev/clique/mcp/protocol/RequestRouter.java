@@ -111,8 +111,9 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
 
   @Override
   public void request(JsonNode id, String method, ObjectNode message) {
-    if (pending.containsKey(Json.write(id))) {
-      out.write(inUse(id));
+    String key = Json.write(id);
+    if (pending.containsKey(key)) {
+      out.write(inUse(id, key));
       return;
     }
     JsonNode params = message.get("params");
@@ -136,7 +137,7 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
       case ModernEra.DISCOVER -> out.write(JsonRpc.result(id, ModernEra.discover(server)));
       case "initialize" -> answer(id, method, initialize(params), modern);
       case "ping" -> answer(id, method, JsonNodeFactory.instance.objectNode(), modern);
-      default -> forward(id, method, params, modern);
+      default -> forward(id, key, method, params, modern);
     }
   }
 
@@ -184,11 +185,10 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
     return null;
   }
 
-  private void forward(JsonNode id, String method, JsonNode params, boolean modern) {
-    String key = Json.write(id);
+  private void forward(JsonNode id, String key, String method, JsonNode params, boolean modern) {
     Disposable.Swap slot = Disposables.swap();
     if (pending.putIfAbsent(key, slot) != null) {
-      out.write(inUse(id));
+      out.write(inUse(id, key));
       return;
     }
     JsonNode token = method.equals("tools/call") ? ProgressReporter.token(params) : null;
@@ -226,11 +226,11 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
                 }));
   }
 
-  private static String inUse(JsonNode id) {
+  private static String inUse(JsonNode id, String key) {
     return JsonRpc.error(
         id,
         JsonRpc.INVALID_REQUEST,
-        "request id " + Json.write(id) + " is already in use by a pending request");
+        "request id " + key + " is already in use by a pending request");
   }
 
   /**

@@ -49,6 +49,20 @@ final class ProcFs {
     return tpgid == pgrp ? Foreground.SHELL : Foreground.COMMAND;
   }
 
+  /** This process's real user id, from {@code /proc/self/status}; null when it cannot be read. */
+  String userId() {
+    try {
+      for (String line : Files.readAllLines(root.resolve("self/status"))) {
+        if (line.startsWith("Uid:")) {
+          return line.substring(4).strip().split("\\s+")[0];
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return null;
+  }
+
   /** Resident bytes of each root's process tree (the root and all its descendants). */
   Map<Long, Long> residentBytes(Collection<Long> roots) {
     Map<Long, Long> answer = new HashMap<>();

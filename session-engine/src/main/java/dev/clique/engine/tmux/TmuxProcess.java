@@ -237,8 +237,8 @@ public final class TmuxProcess implements Tmux {
     } catch (TmuxException e) {
       // nothing was running
     }
+    Path file = socketFile(System.getenv());
     try {
-      Path file = socketFile(System.getenv());
       if (file != null) {
         Files.deleteIfExists(file);
       }
@@ -251,15 +251,13 @@ public final class TmuxProcess implements Tmux {
    * Where tmux keeps this socket: {@code $TMUX_TMPDIR/tmux-<uid>/<socket>}, {@code /tmp} by
    * default; null when the user id cannot be read.
    */
-  Path socketFile(Map<String, String> env) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-      if (line.startsWith("Uid:")) {
-        String uid = line.substring(4).strip().split("\\s+")[0];
-        String dir = env.getOrDefault("TMUX_TMPDIR", "/tmp");
-        return Path.of(dir.isBlank() ? "/tmp" : dir, "tmux-" + uid, socket);
-      }
+  Path socketFile(Map<String, String> env) {
+    String uid = proc.userId();
+    if (uid == null) {
+      return null;
     }
-    return null;
+    String dir = env.getOrDefault("TMUX_TMPDIR", "/tmp");
+    return Path.of(dir.isBlank() ? "/tmp" : dir, "tmux-" + uid, socket);
   }
 
   private static String pane(String name) {
