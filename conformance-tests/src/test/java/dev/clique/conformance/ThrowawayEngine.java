@@ -32,6 +32,7 @@ final class ThrowawayEngine implements AutoCloseable {
   final String url;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final Map<String, String> extraEnv = new HashMap<>();
   private Spawned serve;
 
   private ThrowawayEngine(Path home, Path workdir, String socket, int port) {
@@ -62,7 +63,17 @@ final class ThrowawayEngine implements AutoCloseable {
     env.putIfAbsent("TERM", "xterm-256color");
     env.put("CLIQUE_HOME", home.toString());
     env.put("CLIQUE_TMUX_SOCKET", socket);
+    env.putAll(extraEnv);
     return env;
+  }
+
+  /**
+   * Adds variables to the environment of every clique process of this engine (and so of its
+   * panes): a real CLI's config dir, its model server's URL, a PATH that finds it.
+   */
+  ThrowawayEngine withEnv(Map<String, String> variables) {
+    extraEnv.putAll(variables);
+    return this;
   }
 
   /** The environment of a {@code clique mcp} that talks to this engine with {@code token}. */
