@@ -10,7 +10,9 @@ import java.nio.file.Path;
 final class AgentClis {
   private AgentClis() {}
 
-  /** {@code agent-clis/node_modules/.bin}: where {@code claude}, {@code codex}, {@code gemini} are. */
+  /**
+   * {@code agent-clis/node_modules/.bin}: where {@code claude}, {@code codex}, {@code gemini} are.
+   */
   static Path bin() {
     Path bin =
         Path.of(System.getProperty("clique.agentClis", "agent-clis"), "node_modules", ".bin")

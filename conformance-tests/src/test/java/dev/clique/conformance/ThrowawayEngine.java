@@ -68,8 +68,8 @@ final class ThrowawayEngine implements AutoCloseable {
   }
 
   /**
-   * Adds variables to the environment of every clique process of this engine (and so of its
-   * panes): a real CLI's config dir, its model server's URL, a PATH that finds it.
+   * Adds variables to the environment of every clique process of this engine (and so of its panes):
+   * a real CLI's config dir, its model server's URL, a PATH that finds it.
    */
   ThrowawayEngine withEnv(Map<String, String> variables) {
     extraEnv.putAll(variables);
