@@ -35,6 +35,26 @@ final class Tmux {
     return names;
   }
 
+  /** Runs {@code tmux -L socket ARGS} and returns its stdout; fails when tmux does. */
+  static String run(String socket, String... args) throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of("tmux", "-L", socket));
+    command.addAll(List.of(args));
+    Process process = new ProcessBuilder(command).start();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroyForcibly();
+      throw new IOException("tmux " + String.join(" ", args) + " failed: " + err);
+    }
+    return out;
+  }
+
+  /** The pid of the process a session's pane started. */
+  static long panePid(String socket, String session) throws IOException, InterruptedException {
+    return Long.parseLong(
+        run(socket, "display-message", "-p", "-t", "=" + session + ":", "#{pane_pid}").strip());
+  }
+
   /** Stops the tmux server on a socket this suite made; never called on {@code clique}. */
   static void killServer(String socket) throws IOException, InterruptedException {
     if (socket.equals("clique") || socket.equals("default")) {

@@ -422,8 +422,14 @@ public final class ApiHandler extends Handler.Abstract {
     return parts;
   }
 
-  private static String query(Request request, String name) {
-    Fields fields = Request.extractQueryParameters(request);
+  private static String query(Request request, String name) throws ApiError {
+    Fields fields;
+    try {
+      fields = Request.extractQueryParameters(request);
+    } catch (RuntimeException e) {
+      // Jetty refuses an escape that is not UTF-8 (lines=%ff): the client's mistake, not ours.
+      throw ApiError.badRequest("the query string is not valid UTF-8 percent-encoding");
+    }
     Fields.Field field = fields.get(name);
     return field == null ? null : field.getValue();
   }

@@ -14,7 +14,9 @@ import dev.clique.engine.token.MintedToken;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.TokenStore;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -41,6 +43,15 @@ public final class SessionService implements AutoCloseable {
   private static final int PEEK_HISTORY_FACTOR = 4;
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Longest session name accepted: a name is a label, not a store. */
+  static final int MAX_NAME = 200;
+
+  /** Longest folder accepted: Linux's PATH_MAX. */
+  static final int MAX_PATH = 4096;
+
+  /** Most text one send types: one argument of tmux's, well under the kernel's 128 KiB. */
+  static final int MAX_TEXT_BYTES = 65_536;
 
   private final SessionStore store;
   private final Tmux tmux;
@@ -141,7 +152,7 @@ public final class SessionService implements AutoCloseable {
                             + " is not installed: `"
                             + cli.command()
                             + "` was not found on PATH"));
-    Path cwd = Path.of(request.cwd());
+    Path cwd = directory(request.cwd());
     if (!cwd.isAbsolute()) {
       throw bad("cwd must be an absolute path: " + request.cwd());
     }
@@ -157,6 +168,12 @@ public final class SessionService implements AutoCloseable {
         request.name() == null || request.name().isBlank()
             ? cli.id() + "-" + id.substring(0, 4)
             : request.name().strip();
+    if (name.length() > MAX_NAME) {
+      throw bad("name is longer than " + MAX_NAME + " characters");
+    }
+    if (name.chars().anyMatch(Character::isISOControl)) {
+      throw bad("name must not contain control characters");
+    }
     SessionRecord record =
         new SessionRecord(
             id, name, cli.id(), cwd.toString(), null, mode, clock.millis() / 1000.0, null);
@@ -179,6 +196,12 @@ public final class SessionService implements AutoCloseable {
    */
   public void send(String id, String text, boolean enter, String key) throws SessionException {
     requireRecord(id);
+    if (text != null && text.indexOf('\0') >= 0) {
+      throw bad("text must not contain NUL characters: a terminal cannot type them");
+    }
+    if (text != null && text.getBytes(StandardCharsets.UTF_8).length > MAX_TEXT_BYTES) {
+      throw bad("text is over " + MAX_TEXT_BYTES + " bytes, the most one send can type");
+    }
     requireAlive(id);
     // Marked first, so no look between the keys and the mark can call the session idle.
     watcher.input(id);
@@ -363,6 +386,40 @@ public final class SessionService implements AutoCloseable {
       quietRevoke(record.id());
       throw new SessionException(
           SessionException.Kind.FAILED, "the session could not be started: " + e.getMessage(), e);
+    }
+    requireStartedIn(record);
+  }
+
+  /**
+   * The pane must run where the record says: a folder that tmux read some other way (a format, a
+   * separator) would put the CLI elsewhere than {@code /api/state} shows. A pane that has already
+   * exited has nothing to check.
+   */
+  private void requireStartedIn(SessionRecord record) throws SessionException {
+    Path started;
+    Path wanted;
+    try {
+      started = tmux.workingDirectory(record.id());
+      wanted = Path.of(record.cwd()).toRealPath();
+    } catch (IOException e) { // the pane exited, or the folder went away: nothing to compare
+      return;
+    }
+    if (!started.equals(wanted)) {
+      quietKill(record.id());
+      quietRevoke(record.id());
+      throw bad("tmux started the session in " + started + ", not in cwd " + record.cwd());
+    }
+  }
+
+  /** The requested folder as a path; a value no path can be is the client's mistake. */
+  private static Path directory(String cwd) throws SessionException {
+    if (cwd.length() > MAX_PATH) {
+      throw bad("cwd is longer than " + MAX_PATH + " characters");
+    }
+    try {
+      return Path.of(cwd);
+    } catch (InvalidPathException e) {
+      throw bad("cwd is not a usable path: " + e.getReason());
     }
   }
 

@@ -49,6 +49,15 @@ final class ProcFs {
     return tpgid == pgrp ? Foreground.SHELL : Foreground.COMMAND;
   }
 
+  /** The working directory of a process now; null when it has gone or cannot be read. */
+  Path cwd(long pid) {
+    try {
+      return Files.readSymbolicLink(root.resolve(pid + "/cwd"));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
   /** This process's real user id, from {@code /proc/self/status}; null when it cannot be read. */
   String userId() {
     try {

@@ -20,6 +20,12 @@ public interface Tmux {
   void newSession(String name, Path cwd, List<String> argv, Map<String, String> env)
       throws TmuxException;
 
+  /**
+   * The working directory of the session's pane process now, as the kernel has it: where tmux
+   * really started it.
+   */
+  Path workingDirectory(String name) throws TmuxException;
+
   /** Types {@code text} literally: never interpreted as key names. */
   void sendText(String name, String text) throws TmuxException;
 

@@ -53,6 +53,18 @@ public final class TmuxProcess implements Tmux {
 
   private static final long INSTALLED_RECHECK_NANOS = 10_000_000_000L;
 
+  /** tmux's default {@code update-environment}, kept when the session's names are added to it. */
+  private static final List<String> TMUX_UPDATE_ENVIRONMENT =
+      List.of(
+          "DISPLAY",
+          "KRB5CCNAME",
+          "SSH_ASKPASS",
+          "SSH_AUTH_SOCK",
+          "SSH_AGENT_PID",
+          "SSH_CONNECTION",
+          "WINDOWID",
+          "XAUTHORITY");
+
   private volatile boolean installed;
   private volatile long installedCheckedAt;
   private final String binary;
@@ -127,22 +139,50 @@ public final class TmuxProcess implements Tmux {
                 "-g",
                 "visual-bell",
                 "off",
-                ";",
-                "new-session",
-                "-d",
-                "-s",
-                name,
-                "-x",
-                Integer.toString(COLS),
-                "-y",
-                Integer.toString(ROWS),
-                "-c",
-                cwd.toString()));
-    env.forEach((key, value) -> args.addAll(List.of("-e", escape(key + "=" + value))));
+                ";"));
+    // The session's own variables (its token among them) travel in this client's environment, not
+    // in its argv: tmux copies the names update-environment lists into the new session only. A
+    // server this very call starts would keep them globally too, for every later pane: unset.
+    List<String> names = new ArrayList<>(env.keySet());
+    args.addAll(List.of("set-option", "-g", "update-environment", updateEnvironment(names), ";"));
+    for (String key : names) {
+      args.addAll(List.of("set-environment", "-g", "-u", key, ";"));
+    }
+    args.addAll(
+        List.of(
+            "new-session",
+            "-d",
+            "-s",
+            name,
+            "-x",
+            Integer.toString(COLS),
+            "-y",
+            Integer.toString(ROWS),
+            "-c",
+            escapeFormat(cwd.toString())));
     for (String arg : argv) {
       args.add(escape(arg));
     }
-    check(run(args), "new-session " + name);
+    check(run(args, env), "new-session " + name);
+  }
+
+  /** tmux's own default list, and the session's variables. */
+  private static String updateEnvironment(List<String> names) {
+    List<String> all = new ArrayList<>(TMUX_UPDATE_ENVIRONMENT);
+    all.addAll(names);
+    return String.join(" ", all);
+  }
+
+  @Override
+  public Path workingDirectory(String name) throws TmuxException {
+    Result result = run(List.of("display-message", "-p", "-t", pane(name), "#{pane_pid}"));
+    check(result, "display-message");
+    long pid = parseLong(result.stdout);
+    Path cwd = pid > 0 ? proc.cwd(pid) : null;
+    if (cwd == null) {
+      throw new TmuxException("the pane of " + name + " has no working directory to read", true);
+    }
+    return cwd;
   }
 
   @Override
@@ -272,6 +312,30 @@ public final class TmuxProcess implements Tmux {
     return arg.endsWith(";") ? arg.substring(0, arg.length() - 1) + "\\;" : arg;
   }
 
+  /**
+   * For a value tmux expands as a format ({@code new-session -c}): {@code #(...)} would run a
+   * command and {@code #{...}} would substitute, so each {@code #} is doubled to stay a {@code #};
+   * except a run of them before {@code [}, which tmux leaves as it is (a style, drawn later).
+   */
+  static String escapeFormat(String value) {
+    StringBuilder escaped = new StringBuilder(value.length() + 8);
+    int i = 0;
+    while (i < value.length()) {
+      int run = i;
+      while (run < value.length() && value.charAt(run) == '#') {
+        run++;
+      }
+      if (run == i) {
+        escaped.append(value.charAt(i++));
+        continue;
+      }
+      boolean style = run < value.length() && value.charAt(run) == '[';
+      escaped.append("#".repeat(style ? run - i : 2 * (run - i)));
+      i = run;
+    }
+    return escape(escaped.toString());
+  }
+
   private static boolean gone(Result result) {
     String err = result.stderr;
     return err.contains("no server running")
@@ -298,6 +362,14 @@ public final class TmuxProcess implements Tmux {
   }
 
   private Result run(List<String> args) throws TmuxException {
+    return run(args, Map.of());
+  }
+
+  /**
+   * Runs tmux with the engine's environment less its own secrets and tmux's pointers, plus {@code
+   * extra}: a server that this call starts keeps that environment for every pane.
+   */
+  private Result run(List<String> args, Map<String, String> extra) throws TmuxException {
     List<String> command = new ArrayList<>(args.size() + 5);
     command.add(binary);
     command.add("-L");
@@ -308,7 +380,9 @@ public final class TmuxProcess implements Tmux {
     Process process;
     try {
       ProcessBuilder builder = new ProcessBuilder(command);
-      builder.environment().remove("TMUX"); // never talk to the tmux we may be running inside
+      Map<String, String> environment = builder.environment();
+      environment.keySet().removeIf(TmuxProcess::enginePrivate);
+      environment.putAll(extra);
       process = builder.start();
     } catch (IOException e) {
       throw new TmuxException("tmux could not be started: " + e.getMessage(), e);
@@ -335,6 +409,14 @@ public final class TmuxProcess implements Tmux {
     } finally {
       watchdog.cancel(false);
     }
+  }
+
+  /**
+   * The engine's own variables ({@code CLIQUE_TOKEN} and the like) and the tmux it may be running
+   * inside (never talked to): not for a tmux server, which hands its environment to every pane.
+   */
+  private static boolean enginePrivate(String name) {
+    return name.startsWith("CLIQUE_") || name.equals("TMUX") || name.equals("TMUX_PANE");
   }
 
   private record Result(int exitCode, String stdout, String stderr) {}

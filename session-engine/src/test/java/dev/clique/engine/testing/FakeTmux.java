@@ -119,6 +119,11 @@ public final class FakeTmux implements Tmux {
   }
 
   @Override
+  public synchronized Path workingDirectory(String name) throws TmuxException {
+    return require(name).cwd;
+  }
+
+  @Override
   public synchronized void sendText(String name, String text) throws TmuxException {
     require(name).typed.add("text:" + text);
     calls.add("send-keys -l " + text);

@@ -53,6 +53,17 @@ class TmuxProcessTest {
   }
 
   @Test
+  void aFolderTmuxFormatsKeepsEveryHashAsText() {
+    // What tmux's format expansion gives back for each is the input (checked against tmux 3.3a).
+    assertThat(TmuxProcess.escapeFormat("/w/#(id)")).isEqualTo("/w/##(id)");
+    assertThat(TmuxProcess.escapeFormat("/w/##{pane_pid}")).isEqualTo("/w/####{pane_pid}");
+    assertThat(TmuxProcess.escapeFormat("/w/#[fg=red]")).isEqualTo("/w/#[fg=red]");
+    assertThat(TmuxProcess.escapeFormat("/w/##[x]#(y)")).isEqualTo("/w/##[x]##(y)");
+    assertThat(TmuxProcess.escapeFormat("/w/a#")).isEqualTo("/w/a##");
+    assertThat(TmuxProcess.escapeFormat("/w/semi;")).isEqualTo("/w/semi\\;");
+  }
+
+  @Test
   void theOutputMarkIsWhatOutputChanges() {
     PaneInfo pane = PaneInfo.of("s", "bash", 10, 1);
     assertThat(pane.mark()).isEqualTo(PaneInfo.of("s", "vim", 10, 2).mark());
