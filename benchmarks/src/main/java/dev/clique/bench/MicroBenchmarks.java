@@ -61,7 +61,9 @@ public class MicroBenchmarks {
               "idle",
               412876800,
               "main",
-              i % 4));
+              i % 4,
+              null,
+              new SessionView.SourceView("hook", "Stop")));
     }
     claudeHome = Files.createTempDirectory("clique-micro-");
     Path file = claudeHome.resolve("projects").resolve("-home-dev-app").resolve(ID + ".jsonl");

@@ -110,7 +110,10 @@ public final class CliCatalogue {
               strings(node, "modes", base == null ? List.of() : base.modes()),
               strings(node, "mode_args", base == null ? List.of() : base.modeArgs()),
               text(node, "transcript", base == null ? "" : base.transcript()),
+              text(node, "hooks", base == null ? "" : base.hooks()),
               patterns(id, node, "waiting", base == null ? List.of() : base.waiting()),
+              patterns(id, node, "trust", base == null ? List.of() : base.trust()),
+              patterns(id, node, "first_run", base == null ? List.of() : base.firstRun()),
               patterns(id, node, "errors", base == null ? List.of() : base.errors())));
     }
   }

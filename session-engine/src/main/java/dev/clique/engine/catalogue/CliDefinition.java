@@ -13,6 +13,11 @@ import java.util.regex.Pattern;
  *
  * @param transcript the transcript reader kind ({@code claude}, {@code codex}, {@code gemini}) or
  *     {@code ""} when clique cannot read its conversation
+ * @param hooks whose hook events the engine understands from this CLI ({@code claude}, {@code
+ *     gemini}, ...) or {@code ""}
+ * @param waiting patterns of its pane's last lines that ask a person for permission
+ * @param trust patterns of its first-run question whether to trust the folder
+ * @param firstRun patterns of its other first-run screens (a theme, a sign-in, a key to approve)
  */
 public record CliDefinition(
     String id,
@@ -23,7 +28,10 @@ public record CliDefinition(
     List<String> modes,
     List<String> modeArgs,
     String transcript,
+    String hooks,
     List<Pattern> waiting,
+    List<Pattern> trust,
+    List<Pattern> firstRun,
     List<Pattern> errors) {
 
   public CliDefinition {
@@ -32,7 +40,14 @@ public record CliDefinition(
     modes = List.copyOf(modes);
     modeArgs = List.copyOf(modeArgs);
     waiting = List.copyOf(waiting);
+    trust = List.copyOf(trust);
+    firstRun = List.copyOf(firstRun);
     errors = List.copyOf(errors);
+  }
+
+  /** Whether this CLI has screens of its own that the pane is read for. */
+  public boolean hasOwnScreens() {
+    return !waiting.isEmpty() || !trust.isEmpty() || !firstRun.isEmpty();
   }
 
   public boolean hasModes() {

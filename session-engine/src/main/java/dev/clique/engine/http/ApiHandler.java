@@ -54,7 +54,12 @@ public final class ApiHandler extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
   private static final int MAX_BODY = 1 << 20;
   private static final String JSON = "application/json; charset=utf-8";
-  private static final Set<String> ATTENTION_STATES = Set.of("waiting", "error", "clear");
+  private static final Set<String> ATTENTION_STATES =
+      Set.of("waiting", "error", "working", "idle", "clear");
+
+  /** States only a report can say: CLIque's signal knows waiting and error alone. */
+  private static final Set<String> REPORT_STATES = Set.of("working", "idle");
+
   private static final java.util.regex.Pattern KEY_NAME =
       java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9-]{0,15}");
 
@@ -219,12 +224,32 @@ public final class ApiHandler extends Handler.Abstract {
       case "attention" -> {
         allow(method, "POST");
         requireAttention(token, id);
-        String state = text(body(request), "state");
+        JsonNode body = body(request);
+        String state = text(body, "state");
+        String kind = text(body, "kind");
+        String detail = text(body, "detail");
         if (state == null || !ATTENTION_STATES.contains(state)) {
-          throw ApiError.badRequest("state must be one of waiting, error, clear");
+          throw ApiError.badRequest("state must be one of waiting, error, working, idle, clear");
         }
-        call(() -> sessions.attention(id, state));
+        boolean report = kind != null || detail != null || REPORT_STATES.contains(state);
+        if (report && state.equals("clear")) {
+          throw ApiError.badRequest("clear takes no kind or detail");
+        }
+        if (report) {
+          SessionState reported = SessionState.fromWire(state).orElseThrow();
+          call(() -> sessions.report(id, reported, kind, detail));
+        } else {
+          call(() -> sessions.attention(id, state));
+        }
         ok(response, callback, Map.of("ok", true));
+      }
+      case "hook" -> {
+        allow(method, "POST");
+        requireAttention(token, id);
+        JsonNode event = body(request);
+        call(() -> sessions.hook(id, event));
+        // Nothing to tell the CLI: an empty object is a hook's "carry on", and decides nothing.
+        ok(response, callback, Map.of());
       }
       default -> throw ApiError.notFound("not found");
     }

@@ -1,11 +1,17 @@
 package dev.clique.engine.session;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.hooks.HookDialect;
+import dev.clique.engine.state.Attention;
+import dev.clique.engine.state.Report;
+import dev.clique.engine.state.SessionState;
 import dev.clique.engine.state.Signal;
 import dev.clique.engine.state.StateDetector;
+import dev.clique.engine.state.StateSource;
 import dev.clique.engine.state.Verdict;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.Tmux;
@@ -230,6 +236,50 @@ public final class SessionService implements AutoCloseable {
     watcher.attention(id, signal);
   }
 
+  /**
+   * Reads an event the session's CLI sent from its own hooks (its JSON, as the CLI wrote it) and
+   * records what it says of the state; it holds until the next report or until input is sent. An
+   * event that says nothing of the state changes nothing.
+   *
+   * @return whether the event said something of the state
+   */
+  public boolean hook(String id, JsonNode event) throws SessionException {
+    SessionRecord record = requireRecord(id);
+    HookDialect dialect =
+        catalogue
+            .find(record.cli())
+            .flatMap(cli -> HookDialect.named(cli.hooks()))
+            .orElseThrow(() -> bad("CLI " + record.cli() + " sends no hook events clique reads"));
+    Optional<Report> report;
+    try {
+      report = dialect.read(event, clock.millis());
+    } catch (IllegalArgumentException e) {
+      throw bad(e.getMessage());
+    }
+    report.ifPresent(r -> watcher.report(id, r));
+    return report.isPresent();
+  }
+
+  /**
+   * Records a state the session reports of itself through {@code POST .../attention} with a {@code
+   * kind} or a {@code working}/{@code idle} state: like a hook's, it holds until the next report or
+   * until input is sent.
+   */
+  public void report(String id, SessionState state, String kind, String detail)
+      throws SessionException {
+    requireRecord(id);
+    boolean needsPerson = state == SessionState.WAITING || state == SessionState.ERROR;
+    Attention attention =
+        needsPerson
+            ? new Attention(
+                kind == null ? (state == SessionState.ERROR ? "error" : "question") : kind,
+                detail,
+                clock.millis())
+            : null;
+    watcher.report(
+        id, new Report(state, attention, StateSource.HOOK, "attention " + state.wireName()));
+  }
+
   /** Stops the tmux session and keeps the record (state {@code stopped}). */
   public void kill(String id) throws SessionException {
     requireRecord(id);
@@ -370,6 +420,11 @@ public final class SessionService implements AutoCloseable {
     values.put("mode", record.mode() == null ? "" : record.mode());
     values.put(
         "cli_session_id", record.cliSessionId() == null ? record.id() : record.cliSessionId());
+    values.put(
+        "hook_settings",
+        HookDialect.named(cli.hooks())
+            .map(d -> d.settings(engineUrl.get() + "/api/sessions/" + record.id() + "/hook"))
+            .orElse(""));
     boolean resuming = resume && record.cliSessionId() != null;
     List<String> argv = cli.launchArgv(binary, values, resuming);
     Map<String, String> env = new LinkedHashMap<>();
@@ -453,7 +508,14 @@ public final class SessionService implements AutoCloseable {
         verdict.state().wireName(),
         alive ? snapshot.rss().getOrDefault(record.id(), 0L) : 0,
         git.branch(),
-        git.dirty());
+        git.dirty(),
+        verdict.attention() == null
+            ? null
+            : new SessionView.AttentionView(
+                verdict.attention().kind(),
+                verdict.attention().detail(),
+                seconds(verdict.attention().sinceMillis())),
+        new SessionView.SourceView(verdict.source().authority(), verdict.source().evidence()));
   }
 
   private static double seconds(long millis) {

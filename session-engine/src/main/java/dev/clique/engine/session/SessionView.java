@@ -27,4 +27,17 @@ public record SessionView(
     @JsonProperty("state") String state,
     @JsonProperty("rss") long rss,
     @JsonProperty("branch") String branch,
-    @JsonProperty("dirty") int dirty) {}
+    @JsonProperty("dirty") int dirty,
+    @JsonProperty("attention") AttentionView attention,
+    @JsonProperty("state_source") SourceView stateSource) {
+
+  /** Why a person is needed: {@code since} in unix seconds. */
+  public record AttentionView(
+      @JsonProperty("kind") String kind,
+      @JsonProperty("detail") String detail,
+      @JsonProperty("since") double since) {}
+
+  /** Which signal decided the state, and its evidence. */
+  public record SourceView(
+      @JsonProperty("authority") String authority, @JsonProperty("evidence") String evidence) {}
+}

@@ -1,6 +1,7 @@
 package dev.clique.engine.session;
 
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.state.Report;
 import dev.clique.engine.state.Signal;
 import dev.clique.engine.state.StateDetector;
 import dev.clique.engine.state.Verdict;
@@ -139,6 +140,12 @@ final class SessionWatcher implements AutoCloseable {
   /** An attention signal for session {@code id}. */
   void attention(String id, Signal signal) {
     detector.attention(id, signal);
+    publish();
+  }
+
+  /** What session {@code id}'s CLI says of its own state. */
+  void report(String id, Report report) {
+    detector.report(id, report);
     publish();
   }
 

@@ -6,8 +6,12 @@ package dev.clique.engine.state;
  *
  * @param line the line it is stuck on (without its frame), or {@code ""}
  * @param last the last meaningful line of the screen, or {@code ""}
+ * @param attention why a person is needed ({@code permission}, {@code trust}, {@code first-run},
+ *     {@code question}, {@code error}), or {@code ""} when nothing is asked
+ * @param own whether one of the CLI's own patterns matched: its own screens are specific enough to
+ *     beat output that looks like work (a prompt that blinks while it waits)
  */
-public record Reading(Kind kind, String line, String last) {
+public record Reading(Kind kind, String line, String last, String attention, boolean own) {
   /** The three things a screen can say. */
   public enum Kind {
     NOTHING,
@@ -16,6 +20,6 @@ public record Reading(Kind kind, String line, String last) {
   }
 
   public static Reading nothing(String last) {
-    return new Reading(Kind.NOTHING, "", last);
+    return new Reading(Kind.NOTHING, "", last, "", false);
   }
 }

@@ -23,6 +23,37 @@ public final class ScreenLines {
     return kept;
   }
 
+  /**
+   * The lines as a comparison should see them: without the glyphs TUIs animate while they wait (a
+   * blinking bullet, a braille or star spinner), so a prompt that blinks is a screen that stands
+   * still.
+   */
+  public static List<String> steady(List<String> lines) {
+    List<String> out = new ArrayList<>(lines.size());
+    for (String line : lines) {
+      StringBuilder kept = new StringBuilder(line.length());
+      for (int i = 0; i < line.length(); i++) {
+        char c = line.charAt(i);
+        if (!isAnimated(c)) {
+          kept.append(c);
+        }
+      }
+      out.add(kept.toString().strip());
+    }
+    return out;
+  }
+
+  private static boolean isAnimated(char c) {
+    return (c >= '\u2800' && c <= '\u28FF') // braille spinners
+        || (c >= '\u25CB' && c <= '\u25D3') // ○ ◌ ◍ ◎ ● ◐ ◑ ◒ ◓
+        || (c >= '\u2722' && c <= '\u274B') // ✢ ✳ ✶ ✻ ✽ and the other stars
+        || c == '\u23FA' // ⏺
+        || c == '\u00B7' // ·
+        || c == '\u2022' // •
+        || c == '\u2219' // ∙
+        || c == '*';
+  }
+
   /** A line drawn only with box-drawing, block or similar frame characters (and spaces). */
   public static boolean isFrame(String line) {
     for (int i = 0; i < line.length(); i++) {

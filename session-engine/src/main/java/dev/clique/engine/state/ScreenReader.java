@@ -2,6 +2,7 @@ package dev.clique.engine.state;
 
 import dev.clique.engine.catalogue.CliDefinition;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -48,22 +49,39 @@ public final class ScreenReader {
   /** Reads meaningful lines (top to bottom) for {@code cli} (null: generic patterns only). */
   public static Reading read(List<String> lines, CliDefinition cli) {
     String last = lines.isEmpty() ? "" : saying(lines.get(lines.size() - 1));
-    List<Pattern> cliWaiting = cli == null ? List.of() : cli.waiting();
     List<Pattern> cliErrors = cli == null ? List.of() : cli.errors();
 
     String error = traceback(lines);
     if (error == null) {
       error = find(lines, GENERIC_WINDOW, ERRORS);
     }
+    boolean ownError = false;
     if (error == null) {
       error = find(lines, CLI_WINDOW, cliErrors);
+      ownError = error != null;
     }
     if (error != null) {
-      return new Reading(Reading.Kind.ERROR, error, last);
+      return new Reading(Reading.Kind.ERROR, error, last, "error", ownError);
+    }
+    // The CLI's own screens are the specific ones: they name why it waits.
+    String ownKind = "";
+    String own = null;
+    if (cli != null) {
+      for (Map.Entry<String, List<Pattern>> screen :
+          List.of(
+              Map.entry("trust", cli.trust()),
+              Map.entry("first-run", cli.firstRun()),
+              Map.entry("permission", cli.waiting()))) {
+        own = find(lines, CLI_WINDOW, screen.getValue());
+        if (own != null) {
+          ownKind = screen.getKey();
+          break;
+        }
+      }
     }
     String waiting = find(lines, GENERIC_WINDOW, WAITING);
     if (waiting == null) {
-      waiting = find(lines, CLI_WINDOW, cliWaiting);
+      waiting = own;
     }
     if (waiting == null && !lines.isEmpty()) {
       String question = ScreenLines.unframed(lines.get(lines.size() - 1));
@@ -72,7 +90,8 @@ public final class ScreenReader {
       }
     }
     if (waiting != null) {
-      return new Reading(Reading.Kind.WAITING, waiting, last);
+      boolean isOwn = own != null;
+      return new Reading(Reading.Kind.WAITING, waiting, last, isOwn ? ownKind : "question", isOwn);
     }
     return Reading.nothing(last);
   }

@@ -48,6 +48,18 @@ public final class StateDetector {
   /** Output seen this soon after a signal was printed before it (seen late), and keeps it. */
   static final long SIGNAL_GRACE_MILLIS = 1_000;
 
+  /**
+   * How often a busy pane of a CLI with screens of its own is captured: its question may come up
+   * while it still animates, and it beats the animation.
+   */
+  static final long BUSY_SCREEN_EVERY_MILLIS = 500;
+
+  /**
+   * A CLI's own "working" that is followed by neither a report nor output for this long is not
+   * trusted any more (a hook that never fired, a CLI that hung): the pane decides again.
+   */
+  static final long REPORT_QUIET_MILLIS = 30_000;
+
   private final Clock clock;
   private final Map<String, Pane> panes = new HashMap<>();
 
@@ -136,9 +148,20 @@ public final class StateDetector {
     }
     long now = clock.millis();
     p.inputAt = now;
+    p.report = null; // what the CLI said held until now: the person answered it
     if (!p.shell) {
       p.output(now);
     }
+  }
+
+  /** What the CLI's own signal says (a hook, a record); it holds until the next one or input. */
+  public synchronized void report(String id, Report report) {
+    Pane p = panes.get(id);
+    if (p == null) {
+      return;
+    }
+    p.report = report;
+    p.reportAt = clock.millis();
   }
 
   /** The visible screen, as captured now. */
@@ -149,7 +172,7 @@ public final class StateDetector {
     }
     long now = clock.millis();
     List<String> lines = ScreenLines.meaningful(captured);
-    int hash = lines.hashCode();
+    int hash = ScreenLines.steady(lines).hashCode();
     if (p.inProof(now)) {
       if (p.proofStretch != p.busySince) {
         p.proofStretch = p.busySince;
@@ -160,7 +183,13 @@ public final class StateDetector {
     }
     p.screenHash = hash;
     p.screenAt = now;
-    p.reading = ScreenReader.read(lines, p.cli);
+    Reading reading = ScreenReader.read(lines, p.cli);
+    if (p.reading == null
+        || p.reading.kind() != reading.kind()
+        || !p.reading.line().equals(reading.line())) {
+      p.readingSince = now;
+    }
+    p.reading = reading;
   }
 
   /** An attention signal from the session's hooks; {@link Signal#NONE} clears it. */
@@ -182,6 +211,9 @@ public final class StateDetector {
     long now = clock.millis();
     if (p.inProof(now)) {
       return p.screenAt < 0 || now - p.screenAt >= PROOF_EVERY_MILLIS;
+    }
+    if (p.cli != null && p.cli.hasOwnScreens() && p.busy(now)) {
+      return p.screenAt < 0 || now - p.screenAt >= BUSY_SCREEN_EVERY_MILLIS;
     }
     // A capture in the same millisecond as the output may have missed it: take another.
     boolean stale = p.screenAt < 0 || p.screenAt <= p.lastOutput || p.screenAt < p.shellSince;
@@ -215,18 +247,90 @@ public final class StateDetector {
     long now = clock.millis();
     long lastOutput = Math.max(0, p.lastOutput);
     Signal signal = p.freshSignal();
-    if (p.busy(now)) {
-      return new Verdict(SessionState.WORKING, true, signal, "", lastOutput);
-    }
     Reading reading = p.reading == null ? Reading.nothing("") : p.reading;
+    // The CLI's own question, on a screen taken since the last input: it beats output that only
+    // looks like work (a bullet that blinks while it waits) and a hook that said "working".
+    boolean ownScreen =
+        reading.own() && reading.kind() != Reading.Kind.NOTHING && p.screenAt > p.inputAt;
+    Report report = p.report;
+    String staleReport = null;
+    if (report != null) {
+      if (report.state() == SessionState.WORKING && p.reportQuiet(now)) {
+        staleReport =
+            "the CLI said working (" + report.evidence() + "), then nothing for over 30 s: ";
+      } else if (!(report.state() == SessionState.WORKING && ownScreen)) {
+        return fromReport(report, p.reportAt, reading, lastOutput);
+      }
+    }
+    String prefix = staleReport == null ? "" : staleReport;
+    if (p.busy(now) && !ownScreen) {
+      String evidence = p.shell && p.commandRunning ? "a command in the foreground" : "output";
+      return new Verdict(
+          SessionState.WORKING,
+          true,
+          signal,
+          "",
+          lastOutput,
+          null,
+          new StateSource(StateSource.PANE, prefix + evidence));
+    }
     boolean error = signal == Signal.ERROR || reading.kind() == Reading.Kind.ERROR;
     boolean waiting = signal == Signal.WAITING || reading.kind() == Reading.Kind.WAITING;
     if (error || waiting) {
       String saying = reading.kind() == Reading.Kind.NOTHING ? reading.last() : reading.line();
+      boolean fromSignal = reading.kind() == Reading.Kind.NOTHING || signal == Signal.ERROR;
+      String kind =
+          error ? "error" : reading.attention().isEmpty() ? "question" : reading.attention();
+      long since = fromSignal ? p.signalAt : p.readingSince;
+      StateSource source =
+          fromSignal && signal != Signal.NONE
+              ? new StateSource(StateSource.HOOK, "attention " + signal.wireName())
+              : new StateSource(StateSource.PANE, prefix + saying);
       return new Verdict(
-          error ? SessionState.ERROR : SessionState.WAITING, false, signal, saying, lastOutput);
+          error ? SessionState.ERROR : SessionState.WAITING,
+          false,
+          signal,
+          saying,
+          lastOutput,
+          new Attention(kind, saying, Math.max(0, since)),
+          source);
     }
-    return new Verdict(SessionState.IDLE, false, signal, "", lastOutput);
+    String quiet = reading.last().isEmpty() ? "quiet" : "quiet at: " + reading.last();
+    return new Verdict(
+        SessionState.IDLE,
+        false,
+        signal,
+        "",
+        lastOutput,
+        null,
+        new StateSource(StateSource.PANE, prefix + quiet));
+  }
+
+  private static Verdict fromReport(
+      Report report, long reportAt, Reading reading, long lastOutput) {
+    SessionState state = report.state();
+    Attention attention = report.attention();
+    boolean needsPerson = state == SessionState.WAITING || state == SessionState.ERROR;
+    if (needsPerson && attention == null) {
+      attention =
+          new Attention(
+              state == SessionState.ERROR ? "error" : "question", reading.line(), reportAt);
+    }
+    Signal signal =
+        switch (state) {
+          case WAITING -> Signal.WAITING;
+          case ERROR -> Signal.ERROR;
+          default -> Signal.NONE;
+        };
+    String saying = needsPerson ? attention.detail() : "";
+    return new Verdict(
+        state,
+        state == SessionState.WORKING,
+        signal,
+        saying,
+        lastOutput,
+        needsPerson ? attention : null,
+        report.source());
   }
 
   /** What is remembered of one pane between observations. */
@@ -253,6 +357,10 @@ public final class StateDetector {
     Signal signal = Signal.NONE;
     long signalAt = -1;
 
+    Report report;
+    long reportAt = -1;
+    long readingSince = -1;
+
     Pane(CliDefinition cli) {
       this.cli = cli;
       this.shell = cli != null && "shell".equals(cli.id());
@@ -276,6 +384,12 @@ public final class StateDetector {
       reading = null;
       proofStretch = -1;
       signal = Signal.NONE;
+      report = null;
+    }
+
+    /** A "working" report followed by neither another report nor output for a long time. */
+    boolean reportQuiet(long now) {
+      return now - Math.max(reportAt, lastOutput) > REPORT_QUIET_MILLIS;
     }
 
     /** Output recent enough to be work, before any proof; a shell's prompt does not count. */

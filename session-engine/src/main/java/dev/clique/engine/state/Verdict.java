@@ -8,10 +8,25 @@ package dev.clique.engine.state;
  * @param saying for waiting and error: the line it is stuck on (at most 200 characters), else
  *     {@code ""}
  * @param lastOutputMillis unix milliseconds of the last output seen, 0 when none
+ * @param attention why a person is needed, for waiting and error; else null
+ * @param source which signal decided, and its evidence
  */
 public record Verdict(
-    SessionState state, boolean busy, Signal signal, String saying, long lastOutputMillis) {
+    SessionState state,
+    boolean busy,
+    Signal signal,
+    String saying,
+    long lastOutputMillis,
+    Attention attention,
+    StateSource source) {
 
   public static final Verdict STOPPED =
-      new Verdict(SessionState.STOPPED, false, Signal.NONE, "", 0);
+      new Verdict(
+          SessionState.STOPPED,
+          false,
+          Signal.NONE,
+          "",
+          0,
+          null,
+          new StateSource(StateSource.PROCESS, "no tmux session"));
 }

@@ -31,11 +31,16 @@ class CliCatalogueTest {
   }
 
   @Test
-  void claudeIsLaunchedWithOurSessionIdAndAResolvedBinary() {
+  void claudeIsLaunchedWithOurSessionIdItsHooksAndAResolvedBinary() {
     CliDefinition claude = load(null).find("claude").orElseThrow();
     List<String> argv =
-        claude.launchArgv(Path.of("/opt/bin/claude"), Map.of("id", "abc", "mode", ""), false);
-    assertThat(argv).containsExactly("/opt/bin/claude", "--session-id", "abc");
+        claude.launchArgv(
+            Path.of("/opt/bin/claude"),
+            Map.of("id", "abc", "mode", "", "hook_settings", "{\"hooks\":{}}"),
+            false);
+    assertThat(argv)
+        .containsExactly("/opt/bin/claude", "--session-id", "abc", "--settings", "{\"hooks\":{}}");
+    assertThat(claude.hooks()).isEqualTo("claude");
   }
 
   @Test

@@ -301,7 +301,7 @@ class ApiIT {
         new String[] {
           "/api/sessions/" + sessionA + "/attention",
           "{\"state\":\"bored\"}",
-          "state must be one of waiting, error, clear"
+          "state must be one of waiting, error, working, idle, clear"
         });
     for (String[] c : cases) {
       expect(engine.send("POST", c[0], readWrite, c[1]), 400, c[2]);

@@ -24,7 +24,8 @@ class StateDetectorTest {
 
   private static CliDefinition cli(String id, List<Pattern> waiting, List<Pattern> errors) {
     return new CliDefinition(
-        id, id, id, List.of(), List.of(), List.of(), List.of(), "", waiting, errors);
+        id, id, id, List.of(), List.of(), List.of(), List.of(), "", "", waiting, List.of(),
+        List.of(), errors);
   }
 
   /** The pane as list-panes shows it; every call with {@code printed} moves its output mark. */
@@ -294,5 +295,104 @@ class StateDetectorTest {
     detector.attention("a", Signal.WAITING);
     assertThat(state("a")).isEqualTo(SessionState.WORKING);
     assertThat(detector.verdict("a").signal()).isEqualTo(Signal.WAITING);
+  }
+
+  private static Report report(SessionState state, String kind, String detail, String evidence) {
+    Attention attention = kind == null ? null : new Attention(kind, detail, 0);
+    return new Report(state, attention, StateSource.HOOK, evidence);
+  }
+
+  @Test
+  void aHookReportHoldsWhileThePaneKeepsPrintingUntilTheNextReport() {
+    startAgent();
+    detector.report(
+        "a", report(SessionState.WAITING, "permission", "Bash: ls", "PermissionRequest Bash"));
+    for (int i = 0; i < 40; i++) { // 20 s of a blinking bullet
+      clock.advanceMillis(500);
+      print("a");
+      Verdict verdict = detector.verdict("a");
+      assertThat(verdict.state()).as("after %d ms", i * 500).isEqualTo(SessionState.WAITING);
+      assertThat(verdict.attention().kind()).isEqualTo("permission");
+      assertThat(verdict.attention().detail()).isEqualTo("Bash: ls");
+      assertThat(verdict.source()).isEqualTo(new StateSource("hook", "PermissionRequest Bash"));
+    }
+    detector.report("a", report(SessionState.WORKING, null, null, "PostToolUse Bash"));
+    assertThat(detector.verdict("a").state()).isEqualTo(SessionState.WORKING);
+    assertThat(detector.verdict("a").attention()).isNull();
+    detector.report("a", report(SessionState.IDLE, null, null, "Stop"));
+    print("a");
+    assertThat(detector.verdict("a").state())
+        .as("output proves nothing against Stop")
+        .isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void inputEndsAReportAndThePaneDecidesAgain() {
+    startAgent();
+    detector.report(
+        "a", report(SessionState.WAITING, "permission", "Bash: ls", "PermissionRequest Bash"));
+    detector.input("a");
+    assertThat(detector.verdict("a").state()).isEqualTo(SessionState.WORKING);
+    assertThat(detector.verdict("a").source().authority()).isEqualTo("pane");
+    clock.advanceMillis(2_100);
+    quiet("a");
+    detector.screen("a", "done\n> ");
+    assertThat(detector.verdict("a").state()).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void theClisOwnQuestionBeatsABulletThatBlinksWhileItWaits() {
+    startAgent();
+    String[] blink = {
+      "● Printing a marker\nAllow this?\n❯ 1. Yes", "  Printing a marker\nAllow this?\n❯ 1. Yes"
+    };
+    for (int i = 0; i < 8; i++) {
+      clock.advanceMillis(250);
+      print("a");
+      if (detector.needsScreen("a")) {
+        detector.screen("a", blink[i % 2]);
+      }
+    }
+    Verdict verdict = detector.verdict("a");
+    assertThat(verdict.state()).isEqualTo(SessionState.WAITING);
+    assertThat(verdict.attention().kind()).isEqualTo("permission");
+    assertThat(verdict.source()).isEqualTo(new StateSource("pane", "Allow this?"));
+  }
+
+  @Test
+  void theClisOwnQuestionBeatsAHookThatSaidWorking() {
+    startAgent();
+    detector.report("a", report(SessionState.WORKING, null, null, "PreToolUse Bash"));
+    clock.advanceMillis(100);
+    detector.screen("a", "Allow this?\n❯ 1. Yes");
+    assertThat(detector.verdict("a").state()).isEqualTo(SessionState.WAITING);
+  }
+
+  @Test
+  void aWorkingReportFollowedByNothingForHalfAMinuteIsNoLongerTrusted() {
+    startAgent();
+    detector.report("a", report(SessionState.WORKING, null, null, "UserPromptSubmit"));
+    detector.screen("a", "> ");
+    clock.advanceMillis(29_000);
+    quiet("a");
+    assertThat(detector.verdict("a").state()).isEqualTo(SessionState.WORKING);
+    clock.advanceMillis(2_000);
+    quiet("a");
+    Verdict verdict = detector.verdict("a");
+    assertThat(verdict.state()).isEqualTo(SessionState.IDLE);
+    assertThat(verdict.source().authority()).isEqualTo("pane");
+    assertThat(verdict.source().evidence()).contains("UserPromptSubmit").contains("30 s");
+  }
+
+  @Test
+  void aPaneQuestionSaysWhyAndSinceWhen() {
+    startAgent();
+    long shown = clock.millis();
+    detector.screen("a", "Proceed (y/n)?");
+    clock.advanceMillis(5_000);
+    detector.screen("a", "Proceed (y/n)?");
+    Verdict verdict = detector.verdict("a");
+    assertThat(verdict.attention()).isEqualTo(new Attention("question", "Proceed (y/n)?", shown));
+    assertThat(verdict.source()).isEqualTo(new StateSource("pane", "Proceed (y/n)?"));
   }
 }

@@ -1,0 +1,140 @@
+package dev.clique.engine.hooks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.engine.state.Attention;
+import dev.clique.engine.state.Report;
+import dev.clique.engine.state.SessionState;
+import dev.clique.engine.state.StateSource;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Claude Code's hooks. The engine passes them with {@code --settings} as HTTP hooks: Claude POSTs
+ * each event's JSON to the engine itself, with the session's token taken from the pane's
+ * environment by name, so no program runs and no token is written anywhere.
+ */
+final class ClaudeHooks implements HookDialect {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The events that tell a state; the tool events take a matcher. */
+  private static final List<String> EVENTS =
+      List.of(
+          "UserPromptSubmit",
+          "PreToolUse",
+          "PermissionRequest",
+          "PostToolUse",
+          "Notification",
+          "Stop",
+          "StopFailure",
+          "SessionEnd");
+
+  private static final List<String> TOOL_EVENTS =
+      List.of("PreToolUse", "PermissionRequest", "PostToolUse");
+
+  static final String TOKEN_VARIABLE = "CLIQUE_ATTENTION_TOKEN";
+
+  @Override
+  public Optional<Report> read(JsonNode event, long nowMillis) {
+    String name = event.path("hook_event_name").asText("");
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("a Claude Code hook event names its hook_event_name");
+    }
+    return switch (name) {
+      case "UserPromptSubmit" -> working(name);
+      case "PreToolUse", "PostToolUse" -> working(name + " " + tool(event));
+      case "PermissionRequest" ->
+          Optional.of(
+              waiting("permission", toolDetail(event), nowMillis, name + " " + tool(event)));
+      case "Notification" -> notification(event, nowMillis);
+      case "Stop" -> Optional.of(new Report(SessionState.IDLE, null, StateSource.HOOK, name));
+      case "StopFailure" -> {
+        String type = errorType(event);
+        yield Optional.of(
+            new Report(
+                SessionState.ERROR,
+                new Attention("error", type, nowMillis),
+                StateSource.HOOK,
+                name + " " + type));
+      }
+      default -> Optional.empty(); // SessionStart, SessionEnd, PreCompact, ...: tmux tells the rest
+    };
+  }
+
+  private static Optional<Report> notification(JsonNode event, long nowMillis) {
+    String type = event.path("notification_type").asText("");
+    String message = event.path("message").asText("");
+    String evidence = ("Notification " + type).strip();
+    return switch (type) {
+      case "permission_prompt" -> Optional.of(waiting("permission", message, nowMillis, evidence));
+      case "elicitation_dialog" -> Optional.of(waiting("question", message, nowMillis, evidence));
+      case "idle_prompt" ->
+          Optional.of(new Report(SessionState.IDLE, null, StateSource.HOOK, evidence));
+      default -> Optional.empty();
+    };
+  }
+
+  private static Optional<Report> working(String evidence) {
+    return Optional.of(new Report(SessionState.WORKING, null, StateSource.HOOK, evidence));
+  }
+
+  private static Report waiting(String kind, String detail, long nowMillis, String evidence) {
+    return new Report(
+        SessionState.WAITING, new Attention(kind, detail, nowMillis), StateSource.HOOK, evidence);
+  }
+
+  private static String tool(JsonNode event) {
+    return event.path("tool_name").asText("a tool");
+  }
+
+  /** {@code Bash: python3 -c ...}: the tool and what it would do. */
+  private static String toolDetail(JsonNode event) {
+    JsonNode input = event.path("tool_input");
+    for (String field : List.of("command", "file_path", "url", "pattern", "prompt")) {
+      if (input.path(field).isTextual()) {
+        return tool(event) + ": " + input.path(field).asText();
+      }
+    }
+    return tool(event);
+  }
+
+  /** The API error Claude stopped on: {@code rate_limit}, {@code authentication_failed}, ... */
+  private static String errorType(JsonNode event) {
+    for (String field : List.of("error_type", "error", "reason")) {
+      JsonNode value = event.path(field);
+      if (value.isTextual() && !value.asText().isBlank()) {
+        return value.asText().strip().toLowerCase(Locale.ROOT);
+      }
+      if (value.isObject() && value.path("type").isTextual()) {
+        return value.path("type").asText();
+      }
+    }
+    return "unknown";
+  }
+
+  @Override
+  public String settings(String url) {
+    ObjectNode hooks = JSON.createObjectNode();
+    for (String event : EVENTS) {
+      ObjectNode hook = JSON.createObjectNode();
+      hook.put("type", "http");
+      hook.put("url", url);
+      hook.putObject("headers").put("Authorization", "Bearer $" + TOKEN_VARIABLE);
+      hook.putArray("allowedEnvVars").add(TOKEN_VARIABLE);
+      hook.put("timeout", 5);
+      ObjectNode group = JSON.createObjectNode();
+      if (TOOL_EVENTS.contains(event)) {
+        group.put("matcher", "*");
+      }
+      group.putArray("hooks").add(hook);
+      ArrayNode groups = hooks.putArray(event);
+      groups.add(group);
+    }
+    ObjectNode settings = JSON.createObjectNode();
+    settings.set("hooks", hooks);
+    return settings.toString();
+  }
+}

@@ -1,0 +1,31 @@
+package dev.clique.engine.hooks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.engine.state.Report;
+import java.util.Optional;
+
+/** What one CLI's hook events say of its state, and how the engine installs those hooks. */
+public interface HookDialect {
+  /**
+   * What {@code event} (the JSON the CLI's hook sent) says, or empty for an event that says nothing
+   * of the state.
+   *
+   * @throws IllegalArgumentException when it is no event of this CLI's at all
+   */
+  Optional<Report> read(JsonNode event, long nowMillis);
+
+  /**
+   * The value of the {@code {hook_settings}} placeholder of the CLI's arguments: settings that send
+   * each event to {@code url} with the session's own token from the pane's environment (never the
+   * token itself), or {@code ""} when the CLI takes its hooks some other way.
+   */
+  String settings(String url);
+
+  /** The dialect a catalogue entry names ({@code hooks = "claude"}), if the engine knows it. */
+  static Optional<HookDialect> named(String name) {
+    return switch (name == null ? "" : name) {
+      case "claude" -> Optional.of(new ClaudeHooks());
+      default -> Optional.empty();
+    };
+  }
+}

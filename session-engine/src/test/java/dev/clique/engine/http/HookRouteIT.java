@@ -1,0 +1,148 @@
+package dev.clique.engine.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.testing.TestEngine;
+import dev.clique.engine.token.Scope;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code POST /api/sessions/{id}/hook}: a CLI's own hook event, sent with the token bound to its
+ * session, decides the state; another session's token, or a body that is no event, changes nothing.
+ * The CLI here is a shell the catalogue says speaks Claude Code's hooks.
+ */
+class HookRouteIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path home;
+  private static TestEngine engine;
+  private static String operator;
+  private static String hooked;
+  private static String other;
+  private static String boundToHooked;
+  private static String boundToOther;
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path cliqueHome = Files.createDirectories(home.resolve("home"));
+    Files.writeString(
+        cliqueHome.resolve("clis.toml"),
+        "[cli.hooked]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n"
+            + "hooks = \"claude\"\n");
+    engine = TestEngine.start(cliqueHome);
+    operator = engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), "");
+    hooked = create("hooked");
+    other = create("shell");
+    boundToHooked = engine.mint(Set.of(Scope.ATTENTION), hooked);
+    boundToOther = engine.mint(Set.of(Scope.ATTENTION), other);
+  }
+
+  @AfterAll
+  static void stop() {
+    engine.close();
+  }
+
+  private static String create(String cli) throws Exception {
+    HttpResponse<String> created =
+        engine.send(
+            "POST",
+            "/api/sessions",
+            operator,
+            "{\"cli\":\"" + cli + "\",\"cwd\":\"" + home + "\",\"name\":\"" + cli + "\"}");
+    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+    return JSON.readTree(created.body()).path("id").asText();
+  }
+
+  private static HttpResponse<String> hook(String id, String token, String body) throws Exception {
+    return engine.send("POST", "/api/sessions/" + id + "/hook", token, body);
+  }
+
+  private static JsonNode session(String id) throws Exception {
+    for (JsonNode s :
+        JSON.readTree(engine.send("GET", "/api/state", operator, null).body()).path("sessions")) {
+      if (s.path("id").asText().equals(id)) {
+        return s;
+      }
+    }
+    throw new AssertionError("no session " + id);
+  }
+
+  @Test
+  void aPermissionRequestMakesItWaitingWithWhyAndWhoSaidSo() throws Exception {
+    HttpResponse<String> answer =
+        hook(
+            hooked,
+            boundToHooked,
+            "{\"hook_event_name\":\"PermissionRequest\",\"tool_name\":\"Bash\","
+                + "\"tool_input\":{\"command\":\"python3 -c 'print(1)'\"}}");
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    assertThat(JSON.readTree(answer.body())).as("decides nothing for the CLI").isEmpty();
+    JsonNode session = session(hooked);
+    assertThat(session.path("state").asText()).isEqualTo("waiting");
+    assertThat(session.path("signal").asText()).isEqualTo("waiting");
+    assertThat(session.at("/attention/kind").asText()).isEqualTo("permission");
+    assertThat(session.at("/attention/detail").asText()).isEqualTo("Bash: python3 -c 'print(1)'");
+    assertThat(session.at("/state_source/authority").asText()).isEqualTo("hook");
+    assertThat(session.at("/state_source/evidence").asText()).isEqualTo("PermissionRequest Bash");
+
+    hook(hooked, boundToHooked, "{\"hook_event_name\":\"Stop\"}");
+    assertThat(session(hooked).path("state").asText()).isEqualTo("idle");
+    assertThat(session(hooked).path("attention").isNull()).isTrue();
+  }
+
+  @Test
+  void anotherSessionsTokenIs403AndChangesNothing() throws Exception {
+    hook(hooked, boundToHooked, "{\"hook_event_name\":\"Stop\"}");
+    HttpResponse<String> foreign =
+        hook(
+            hooked,
+            boundToOther,
+            "{\"hook_event_name\":\"StopFailure\",\"error_type\":\"rate_limit\"}");
+    assertThat(foreign.statusCode()).isEqualTo(403);
+    assertThat(session(hooked).path("state").asText()).isEqualTo("idle");
+  }
+
+  @Test
+  void aBodyThatIsNoEventIs400AndTheStateStays() throws Exception {
+    hook(hooked, boundToHooked, "{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"hi\"}");
+    for (String bad : new String[] {"{\"tool_name\":\"Bash\"}", "[1,2]", "{not json"}) {
+      HttpResponse<String> answer = hook(hooked, boundToHooked, bad);
+      assertThat(answer.statusCode()).as(bad + " -> " + answer.body()).isEqualTo(400);
+      assertThat(session(hooked).path("state").asText()).as(bad).isEqualTo("working");
+    }
+    hook(hooked, boundToHooked, "{\"hook_event_name\":\"Stop\"}");
+  }
+
+  @Test
+  void aCliWithoutHooksSaysSo() throws Exception {
+    HttpResponse<String> answer = hook(other, boundToOther, "{\"hook_event_name\":\"Stop\"}");
+    assertThat(answer.statusCode()).isEqualTo(400);
+    assertThat(JSON.readTree(answer.body()).path("error").asText())
+        .isEqualTo("CLI shell sends no hook events clique reads");
+  }
+
+  @Test
+  void aReportThroughAttentionHoldsLikeAHooksAndInputEndsIt() throws Exception {
+    HttpResponse<String> answer =
+        engine.send(
+            "POST",
+            "/api/sessions/" + other + "/attention",
+            boundToOther,
+            "{\"state\":\"waiting\",\"kind\":\"question\",\"detail\":\"Deploy now?\"}");
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    assertThat(session(other).at("/attention/detail").asText()).isEqualTo("Deploy now?");
+    engine.send(
+        "POST", "/api/sessions/" + other + "/send", operator, "{\"text\":\"true\",\"enter\":true}");
+    assertThat(session(other).path("attention").isNull()).isTrue();
+  }
+}
