@@ -33,14 +33,26 @@ final class ThrowawayEngine implements AutoCloseable {
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Map<String, String> extraEnv = new HashMap<>();
+  private final boolean ownsHome;
   private Spawned serve;
 
-  private ThrowawayEngine(Path home, Path workdir, String socket, int port) {
+  private ThrowawayEngine(Path home, Path workdir, String socket, int port, boolean ownsHome) {
     this.home = home;
     this.workdir = workdir;
     this.socket = socket;
     this.port = port;
     this.url = "http://127.0.0.1:" + port;
+    this.ownsHome = ownsHome;
+  }
+
+  /**
+   * A second engine on this one's home and socket, on a port of its own, not started: closing it
+   * stops only its own process.
+   */
+  ThrowawayEngine sibling() throws IOException {
+    ThrowawayEngine sibling = new ThrowawayEngine(home, workdir, socket, freePort(), false);
+    sibling.extraEnv.putAll(extraEnv);
+    return sibling;
   }
 
   /** A home, socket and port, with no engine running yet. */
@@ -48,7 +60,7 @@ final class ThrowawayEngine implements AutoCloseable {
     String tag = ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
     Path home = Files.createTempDirectory("clique-it-home-");
     Path workdir = Files.createTempDirectory("clique-it-work-");
-    return new ThrowawayEngine(home, workdir, "clique-it-" + tag, freePort());
+    return new ThrowawayEngine(home, workdir, "clique-it-" + tag, freePort(), true);
   }
 
   /** The environment every clique process of this engine runs with. */
@@ -191,6 +203,9 @@ final class ThrowawayEngine implements AutoCloseable {
   public void close() throws IOException {
     if (serve != null) {
       serve.close();
+    }
+    if (!ownsHome) {
+      return;
     }
     try {
       Tmux.killServer(socket);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.home.AtomicFile;
 import dev.clique.engine.home.FileStamp;
+import dev.clique.engine.home.HomeLock;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,8 +60,12 @@ public final class SessionStore {
    * writes the file too: its sessions are picked up, at most a quarter second late.
    */
   private void reloadIfChanged() {
+    reloadIfChanged(false);
+  }
+
+  private void reloadIfChanged(boolean force) {
     long now = System.nanoTime();
-    if (now - checkedAt < RECHECK_NANOS) {
+    if (!force && now - checkedAt < RECHECK_NANOS) {
       return;
     }
     checkedAt = now;
@@ -76,20 +81,36 @@ public final class SessionStore {
     loaded = stamp;
   }
 
+  /**
+   * Another engine on the same home may have written since this one last looked: each change is
+   * made to the freshest file, under the home's lock, or one engine's sessions would drop the
+   * other's.
+   */
   public synchronized void put(SessionRecord record) throws IOException {
-    Map<String, SessionRecord> next = new LinkedHashMap<>(records);
-    next.put(record.id(), record);
-    save(next);
+    HomeLock.around(
+        file,
+        () -> {
+          reloadIfChanged(true);
+          Map<String, SessionRecord> next = new LinkedHashMap<>(records);
+          next.put(record.id(), record);
+          save(next);
+          return null;
+        });
   }
 
   public synchronized boolean remove(String id) throws IOException {
-    if (!records.containsKey(id)) {
-      return false;
-    }
-    Map<String, SessionRecord> next = new LinkedHashMap<>(records);
-    next.remove(id);
-    save(next);
-    return true;
+    return HomeLock.around(
+        file,
+        () -> {
+          reloadIfChanged(true);
+          if (!records.containsKey(id)) {
+            return false;
+          }
+          Map<String, SessionRecord> next = new LinkedHashMap<>(records);
+          next.remove(id);
+          save(next);
+          return true;
+        });
   }
 
   private void save(Map<String, SessionRecord> next) throws IOException {

@@ -6,15 +6,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.home.AtomicFile;
 import dev.clique.engine.home.FileStamp;
+import dev.clique.engine.home.HomeLock;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
@@ -39,8 +34,6 @@ public final class TokenStore {
   private static final int SECRET_BYTES = 32; // 43 base64url characters
   private static final int MAX_NAME = 60;
   private static final long RECHECK_MILLIS = 250;
-  // FileLock is per process: threads of one process (two stores in tests) also take this.
-  private static final Object PROCESS_LOCK = new Object();
 
   private final Path file;
   private final Clock clock;
@@ -185,13 +178,9 @@ public final class TokenStore {
       byHash = next;
       return changed;
     }
-    Path dir = file.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path lockFile = dir.resolve("." + file.getFileName() + ".lock");
-    synchronized (PROCESS_LOCK) {
-      try (FileChannel channel = openLock(lockFile)) {
-        FileLock lock = channel.lock();
-        try {
+    return HomeLock.around(
+        file,
+        () -> {
           reloadIfChanged(true);
           Map<String, Token> next = new LinkedHashMap<>(byHash);
           if (!change.apply(next)) {
@@ -199,22 +188,7 @@ public final class TokenStore {
           }
           persist(next);
           return true;
-        } finally {
-          lock.release();
-        }
-      }
-    }
-  }
-
-  private static FileChannel openLock(Path lockFile) throws IOException {
-    try {
-      return FileChannel.open(
-          lockFile,
-          Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
-          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    } catch (FileAlreadyExistsException e) {
-      return FileChannel.open(lockFile, StandardOpenOption.WRITE);
-    }
+        });
   }
 
   /** A change to the token map; true when it changed something. */
