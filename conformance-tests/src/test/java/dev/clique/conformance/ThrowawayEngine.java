@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -34,6 +35,7 @@ final class ThrowawayEngine implements AutoCloseable {
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Map<String, String> extraEnv = new HashMap<>();
   private final boolean ownsHome;
+  private int fileLimit;
   private Spawned serve;
 
   private ThrowawayEngine(Path home, Path workdir, String socket, int port, boolean ownsHome) {
@@ -96,12 +98,20 @@ final class ThrowawayEngine implements AutoCloseable {
     return env;
   }
 
+  /** Runs the engine with at most {@code descriptors} open files ({@code ulimit -n}). */
+  ThrowawayEngine withFileLimit(int descriptors) {
+    fileLimit = descriptors;
+    return this;
+  }
+
   ThrowawayEngine start() throws IOException, InterruptedException {
-    serve =
-        Spawned.start(
-            Launcher.jarCommand("serve", "--host", "127.0.0.1", "--port", Integer.toString(port)),
-            env(),
-            workdir);
+    List<String> command =
+        new ArrayList<>(
+            Launcher.jarCommand("serve", "--host", "127.0.0.1", "--port", Integer.toString(port)));
+    if (fileLimit > 0) {
+      command.addAll(0, List.of("sh", "-c", "ulimit -n " + fileLimit + " && exec \"$@\"", "sh"));
+    }
+    serve = Spawned.start(command, env(), workdir);
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (System.nanoTime() < deadline) {
       if (!serve.alive()) {
@@ -193,6 +203,11 @@ final class ThrowawayEngine implements AutoCloseable {
 
   static JsonNode json(String text) throws IOException {
     return JSON.readTree(text);
+  }
+
+  /** The pid of the running {@code clique serve}. */
+  long pid() {
+    return serve.pid();
   }
 
   String serveStderr() {

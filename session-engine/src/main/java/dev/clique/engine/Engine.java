@@ -22,6 +22,7 @@ import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -100,6 +101,9 @@ public final class Engine implements AutoCloseable {
     connector.setHost(host);
     connector.setPort(port);
     server.addConnector(connector);
+    // Past half of the descriptors the process may hold, new connections wait in the backlog
+    // instead of failing every answer with "too many open files".
+    server.addBean(new NetworkConnectionLimit(connectionLimit(), connector));
 
     String[] url = new String[1];
     SessionService sessions =
@@ -175,6 +179,10 @@ public final class Engine implements AutoCloseable {
     } catch (Exception e) {
       // stopping is best effort; the process is usually exiting
     }
+  }
+
+  private static int connectionLimit() {
+    return (int) Math.max(64, Math.min(50_000, ApiHandler.maxDescriptors() / 2));
   }
 
   private static Path userHome(Map<String, String> env) {

@@ -21,6 +21,7 @@ import dev.clique.engine.transcript.Transcripts;
 import dev.clique.engine.transcript.Turn;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -34,10 +35,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -53,6 +59,7 @@ import org.slf4j.LoggerFactory;
 public final class ApiHandler extends Handler.Abstract {
   private static final Logger log = LoggerFactory.getLogger(ApiHandler.class);
   private static final int MAX_BODY = 1 << 20;
+  private static final int TMUX_READ_QUEUE = 512;
   private static final String JSON = "application/json; charset=utf-8";
   private static final Set<String> ATTENTION_STATES =
       Set.of("waiting", "error", "working", "idle", "clear");
@@ -71,6 +78,22 @@ public final class ApiHandler extends Handler.Abstract {
   private final String version;
   private final long startedMillis;
   private final ObjectMapper json = new ObjectMapper().registerModule(PlainNumbers.module());
+  private final WaitQuota waitQuota = WaitQuota.forDescriptors(maxDescriptors());
+  private final HangUpWatch hangUps = HangUpWatch.system();
+
+  /** Reads that may start tmux: two at a time (two cores), a bounded queue behind them. */
+  private final ThreadPoolExecutor tmuxReads =
+      new ThreadPoolExecutor(
+          2,
+          2,
+          30,
+          TimeUnit.SECONDS,
+          new ArrayBlockingQueue<>(TMUX_READ_QUEUE),
+          r -> {
+            Thread thread = new Thread(r, "engine-tmux-read");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   public ApiHandler(
       SessionService sessions,
@@ -177,12 +200,30 @@ public final class ApiHandler extends Handler.Abstract {
       case "peek" -> {
         allow(method, "GET");
         require(token, Scope.READ);
-        ok(response, callback, peek(id, query(request, "lines")));
+        String lines = query(request, "lines");
+        existing(id);
+        // A peek may start tmux: it runs on the few tmux readers, never on a request thread, so a
+        // flood of peeks queues there while /healthz and /api/state answer from memory.
+        try {
+          tmuxReads.execute(
+              () -> {
+                try {
+                  ok(response, callback, peek(id, lines));
+                } catch (ApiError e) {
+                  error(response, callback, e.status(), e.getMessage());
+                } catch (RuntimeException e) {
+                  log.error("peek of {} failed", id, e);
+                  error(response, callback, 500, "internal error");
+                }
+              });
+        } catch (RejectedExecutionException e) {
+          throw new ApiError(503, "too many pane reads are queued; try again in a moment");
+        }
       }
       case "wait" -> {
         allow(method, "GET");
         require(token, Scope.READ);
-        await(id, request, response, callback);
+        await(id, token, request, response, callback);
       }
       case "transcript" -> {
         allow(method, "GET");
@@ -320,7 +361,7 @@ public final class ApiHandler extends Handler.Abstract {
     return answer;
   }
 
-  private void await(String id, Request request, Response response, Callback callback)
+  private void await(String id, Token token, Request request, Response response, Callback callback)
       throws ApiError {
     existing(id);
     double timeout = 60;
@@ -346,16 +387,36 @@ public final class ApiHandler extends Handler.Abstract {
       wanted.add(state);
     }
     long millis = (long) (timeout * 1000);
-    CompletableFuture<WaitOutcome> pending = call(() -> sessions.await(id, wanted, millis));
+    Runnable release = waitQuota.acquire(token.id());
+    CompletableFuture<WaitOutcome> pending;
+    try {
+      pending = call(() -> sessions.await(id, wanted, millis));
+    } catch (ApiError | RuntimeException e) {
+      release.run();
+      throw e;
+    }
+    AutoCloseable watch = () -> {};
     if (!pending.isDone()) {
-      // The wait's own timer ends it, not the connection's idle time-out. A failure Jetty reports
-      // (a server stop, a reset) cancels it; an HTTP/1.1 client that hangs up is only noticed
-      // when the answer is written, at the latest when the wait times out.
+      // The wait's own timer ends it, not the connection's idle time-out. A client that hangs up
+      // ends it at once (the TCP table says so; Jetty would notice only when it writes the answer).
       request.addIdleTimeoutListener(idle -> false);
       request.addFailureListener(failure -> pending.cancel(false));
+      ConnectionMetaData connection = request.getConnectionMetaData();
+      watch =
+          hangUps.watch(
+              connection.getLocalSocketAddress(),
+              connection.getRemoteSocketAddress(),
+              () -> pending.cancel(false));
     }
+    AutoCloseable watching = watch;
     pending.whenComplete(
         (outcome, failure) -> {
+          release.run();
+          try {
+            watching.close();
+          } catch (Exception e) {
+            // removing a map entry does not fail
+          }
           if (failure instanceof CancellationException) {
             callback.failed(failure);
           } else if (failure != null) {
@@ -540,6 +601,9 @@ public final class ApiHandler extends Handler.Abstract {
     if (status == 405) {
       response.getHeaders().put(HttpHeader.ALLOW, "GET, POST, DELETE");
     }
+    if (status == 503) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    }
     send(response, callback, status, JSON, body.toString());
   }
 
@@ -549,6 +613,22 @@ public final class ApiHandler extends Handler.Abstract {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("an answer could not be written as JSON", e);
     }
+  }
+
+  /** The most file descriptors this process may hold, or a conservative guess off Unix. */
+  public static long maxDescriptors() {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
+      return unix.getMaxFileDescriptorCount();
+    }
+    return 1024;
+  }
+
+  @Override
+  protected void doStop() throws Exception {
+    hangUps.close();
+    tmuxReads.shutdownNow();
+    super.doStop();
   }
 
   /** Headers and body in one write, so a keep-alive client never waits on a delayed ACK. */
