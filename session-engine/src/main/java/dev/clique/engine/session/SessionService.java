@@ -56,6 +56,11 @@ public final class SessionService implements AutoCloseable {
   /** Longest folder accepted: Linux's PATH_MAX. */
   static final int MAX_PATH = 4096;
 
+  /** How long a new pane may take to be in its folder: 10 looks 20 ms apart. */
+  private static final int START_CHECKS = 10;
+
+  private static final long START_CHECK_MILLIS = 20;
+
   /** Most text one send types: one argument of tmux's, well under the kernel's 128 KiB. */
   static final int MAX_TEXT_BYTES = 65_536;
 
@@ -454,9 +459,17 @@ public final class SessionService implements AutoCloseable {
     Path started;
     Path wanted;
     try {
-      started = tmux.workingDirectory(record.id());
       wanted = Path.of(record.cwd()).toRealPath();
+      started = tmux.workingDirectory(record.id());
+      // The pane's process may be read between tmux's fork and its chdir: the server's folder.
+      for (int i = 0; i < START_CHECKS && !started.equals(wanted); i++) {
+        Thread.sleep(START_CHECK_MILLIS);
+        started = tmux.workingDirectory(record.id());
+      }
     } catch (IOException e) { // the pane exited, or the folder went away: nothing to compare
+      return;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
       return;
     }
     if (!started.equals(wanted)) {

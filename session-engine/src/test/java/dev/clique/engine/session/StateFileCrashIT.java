@@ -36,7 +36,7 @@ class StateFileCrashIT {
     try (var files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .as("the temporary file a kill left behind is swept at the next open")
-          .containsExactlyInAnyOrder("state.json", "state.json.bak");
+          .containsExactlyInAnyOrder("state.json", "state.json.bak", ".state.json.lock");
     }
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
