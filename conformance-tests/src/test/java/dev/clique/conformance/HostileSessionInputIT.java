@@ -191,4 +191,43 @@ class HostileSessionInputIT {
     }
     throw new AssertionError("tmux is not on PATH");
   }
+
+  @Test
+  void aHomeOthersCouldWriteOrALinkedTokenFileIsRefusedWithWhatToFix() throws Exception {
+    try (ThrowawayEngine engine = ThrowawayEngine.prepare()) {
+      Path planted = Files.createTempFile("clique-it-planted-", ".json");
+      try {
+        Files.setPosixFilePermissions(engine.home, PosixFilePermissions.fromString("rwxrwxrwx"));
+        assertThat(serveRefuses(engine)).contains("writable by others").contains("chmod 700");
+
+        Files.setPosixFilePermissions(engine.home, PosixFilePermissions.fromString("rwx------"));
+        Files.createSymbolicLink(engine.home.resolve("tokens.json"), planted);
+        assertThat(serveRefuses(engine)).contains("tokens.json").contains("symbolic link");
+
+        Files.delete(engine.home.resolve("tokens.json"));
+        Path state = Files.writeString(engine.home.resolve("state.json"), "{\"sessions\":[]}");
+        Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rw-rw-rw-"));
+        assertThat(serveRefuses(engine)).contains("state.json").contains("chmod 600");
+
+        Files.setPosixFilePermissions(state, PosixFilePermissions.fromString("rw-r--r--"));
+        engine.start(); // only readable by others: made private, and the engine starts
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(state)))
+            .isEqualTo("rw-------");
+      } finally {
+        Files.deleteIfExists(planted);
+      }
+    }
+  }
+
+  /** Runs {@code clique serve} on the engine's home; it must exit at once, non-zero. */
+  private static String serveRefuses(ThrowawayEngine engine) throws Exception {
+    try (Spawned serve =
+        Spawned.start(
+            Launcher.jarCommand("serve", "--port", Integer.toString(engine.port)),
+            engine.env(),
+            engine.workdir)) {
+      assertThat(serve.waitFor(java.time.Duration.ofSeconds(30))).as(serve.stderr()).isNotZero();
+      return serve.stderr();
+    }
+  }
 }
