@@ -125,6 +125,9 @@ public final class Engine implements AutoCloseable {
           "the engine could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
     url[0] = "http://" + hostForUrl(host) + ":" + connector.getLocalPort();
+    if (persistentTokens) {
+      sessions.adoptOrphans(); // only the engine that owns the home: never an embedded one
+    }
     sessions.start();
     ScheduledExecutorService housekeeping =
         Executors.newSingleThreadScheduledExecutor(

@@ -62,6 +62,19 @@ public final class CliCatalogue {
     return Optional.ofNullable(id == null ? null : clis.get(id));
   }
 
+  /**
+   * The CLI whose binary is named {@code command} (a pane's foreground command, as tmux names it),
+   * if one is.
+   */
+  public Optional<CliDefinition> findByCommand(String command) {
+    if (command == null || command.isBlank()) {
+      return Optional.empty();
+    }
+    return clis.values().stream()
+        .filter(cli -> Path.of(cli.command()).getFileName().toString().equals(command))
+        .findFirst();
+  }
+
   public Collection<CliDefinition> all() {
     return clis.values().stream().sorted((a, b) -> a.id().compareTo(b.id())).toList();
   }

@@ -26,6 +26,7 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +56,9 @@ public final class SessionService implements AutoCloseable {
 
   /** Longest folder accepted: Linux's PATH_MAX. */
   static final int MAX_PATH = 4096;
+
+  /** A session token this young may belong to a session another engine is starting now. */
+  private static final long ORPHAN_TOKEN_AGE_SECONDS = 60;
 
   /** How long a new pane may take to be in its folder: 10 looks 20 ms apart. */
   private static final int START_CHECKS = 10;
@@ -91,6 +95,70 @@ public final class SessionService implements AutoCloseable {
     this.waits = new WaitRegistry(clock);
     this.watcher =
         new SessionWatcher(tmux, new StateDetector(clock), store::all, catalogue, waits, clock);
+  }
+
+  /**
+   * Sessions on the engine's own socket that no record names (the engine died between starting tmux
+   * and recording the session) are adopted, each with a log line, as a session of the CLI its pane
+   * runs; then the session-bound tokens of sessions that no longer exist are revoked.
+   *
+   * @return how many were adopted
+   */
+  public int adoptOrphans() {
+    List<PaneInfo> panes;
+    try {
+      panes = tmux.listPanes();
+    } catch (TmuxException e) {
+      log.warn("could not look for sessions left on socket {}: {}", tmux.socket(), e.getMessage());
+      return 0;
+    }
+    int adopted = 0;
+    for (PaneInfo pane : panes) {
+      if (pane.dead() || store.find(pane.session()).isPresent()) {
+        continue;
+      }
+      String id = pane.session();
+      String cli = catalogue.findByCommand(pane.command()).map(CliDefinition::id).orElse("shell");
+      String cwd;
+      try {
+        cwd = tmux.workingDirectory(id).toString();
+      } catch (TmuxException e) {
+        continue; // it ended while it was looked at
+      }
+      SessionRecord record =
+          new SessionRecord(
+              id,
+              "adopted-" + id.substring(0, Math.min(8, id.length())),
+              cli,
+              cwd,
+              null,
+              null,
+              clock.millis() / 1000.0,
+              null);
+      try {
+        store.put(record);
+        adopted++;
+        log.info(
+            "adopted session {} running {} in {}: it was on socket {} with no record",
+            id,
+            cli,
+            cwd,
+            tmux.socket());
+      } catch (IOException e) {
+        log.warn("could not record the session {} left on the socket: {}", id, e.getMessage());
+      }
+    }
+    try {
+      Set<String> known = new HashSet<>();
+      store.all().forEach(r -> known.add(r.id()));
+      int revoked = tokens.revokeOrphans(known, ORPHAN_TOKEN_AGE_SECONDS);
+      if (revoked > 0) {
+        log.info("revoked {} session tokens of sessions that no longer exist", revoked);
+      }
+    } catch (IOException e) {
+      log.warn("could not revoke the tokens of sessions that no longer exist: {}", e.getMessage());
+    }
+    return adopted;
   }
 
   /** Picks up the sessions already running on the socket and starts keeping the snapshot. */

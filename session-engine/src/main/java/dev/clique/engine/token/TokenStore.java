@@ -53,6 +53,11 @@ public final class TokenStore {
   /** A store backed by {@code file}; the file need not exist yet. */
   public static TokenStore open(Path file, Clock clock) {
     TokenStore store = new TokenStore(file, clock);
+    try {
+      AtomicFile.sweepLeftovers(file); // what a writer killed mid-write left behind
+    } catch (IOException e) {
+      // a leftover temporary file does no harm but clutter
+    }
     store.reloadIfChanged(true);
     return store;
   }
@@ -136,6 +141,28 @@ public final class TokenStore {
         tokens -> {
           int before = tokens.size();
           tokens.values().removeIf(t -> t.isBound() && t.session().equals(session));
+          count[0] = before - tokens.size();
+          return count[0] > 0;
+        });
+    return count[0];
+  }
+
+  /**
+   * Revokes the session-bound tokens of sessions that no longer exist (a crash between minting a
+   * session's token and recording the session). A token younger than {@code minAgeSeconds} is kept:
+   * another engine on the home may be starting its session right now.
+   */
+  public synchronized int revokeOrphans(Set<String> sessions, long minAgeSeconds)
+      throws IOException {
+    long cutoff = clock.instant().getEpochSecond() - minAgeSeconds;
+    int[] count = new int[1];
+    update(
+        tokens -> {
+          int before = tokens.size();
+          tokens
+              .values()
+              .removeIf(
+                  t -> t.isBound() && !sessions.contains(t.session()) && t.created() <= cutoff);
           count[0] = before - tokens.size();
           return count[0] > 0;
         });
