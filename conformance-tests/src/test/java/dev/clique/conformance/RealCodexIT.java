@@ -1,0 +1,675 @@
+package dev.clique.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.conformance.ScriptedModelServer.Step;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The real Codex 0.169.0 as a clique session, against a scripted Responses API on loopback: each
+ * screen a person sees, and the state {@code GET /api/state} reports for it and how soon.
+ *
+ * <p>Every test has its own engine (home, tmux socket, port), its own {@code HOME} and {@code
+ * CODEX_HOME} with a config that reaches only loopback: the model provider is the scripted server,
+ * update checks, analytics, feedback, plugins and the background app-server are off, and the one
+ * fetch no setting stops (the TUI's announcement tip) goes through {@code HTTPS_PROXY} to a
+ * loopback trap that refuses it. The state is polled every 100 ms, together with the pane itself:
+ * the delay is from the first poll that showed the screen to the first that reported the state. A
+ * line per screen goes to stderr: screen, expected, reported, delay.
+ *
+ * <p>Input goes through {@code POST /api/sessions/{id}/send}, as a client of the engine would send
+ * it. The assertions are what a person watching would name; several fail on an engine that reads
+ * Codex from its pane alone.
+ */
+@ExtendWith(LeavesRealThingsUntouched.class)
+class RealCodexIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** "Visible within about a second of the screen", plus one poll. */
+  private static final long VISIBLE_MS = 1_100;
+
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private static final List<String> TABLE = Collections.synchronizedList(new ArrayList<>());
+
+  @AfterAll
+  static void printTable() {
+    System.err.printf("%n%-58s %-9s %-24s %9s%n", "screen", "expected", "reported", "delay ms");
+    TABLE.forEach(System.err::println);
+  }
+
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void theFolderTrustScreenIsWaitingAndTheReadyPromptAfterItIsIdle() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    try (Rig rig = Rig.start("trust", false, "")) {
+      rig.create(null);
+      Observation trust =
+          rig.observe(
+              "trust: folder trust screen",
+              screen -> screen.contains("Trust this folder?"),
+              "waiting",
+              Duration.ofSeconds(30),
+              Duration.ofSeconds(6));
+      trust.check(soft);
+      rig.holds(soft, "trust: folder trust screen", "waiting", Duration.ofSeconds(5));
+      JsonNode attention = rig.session().path("attention");
+      soft.assertThat(attention.path("kind").asText(null))
+          .as("attention.kind on the folder trust screen: %s", attention)
+          .isEqualTo("trust");
+
+      rig.send(Map.of("key", "Enter"));
+      rig.observe(
+              "trust: ready prompt after trusting",
+              Rig::readyPrompt,
+              "idle",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(6))
+          .check(soft);
+      soft.assertThat(Files.readString(rig.codexHome.resolve("config.toml")))
+          .as("Codex saved the trust decision")
+          .contains("trust_level = \"trusted\"");
+    }
+    soft.assertAll();
+  }
+
+  @Test
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void aSlowStreamedAnswerIsWorkingUntilItIsDoneAndThenIdle() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    String answer =
+        "Counting slowly: one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve."
+            + " All done counting.";
+    try (Rig rig = Rig.start("stream", true, "")) {
+      rig.create("workspace-write");
+      rig.observe("stream: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
+          .check(soft);
+
+      rig.model.then(new Step.SlowText(answer, 24, Duration.ofSeconds(12)));
+      rig.prompt(soft, "Count to twelve slowly");
+      Observation streaming =
+          rig.observe(
+              "stream: answer streaming in",
+              screen ->
+                  screen.contains("Counting slowly: one, two") && !screen.contains("Worked for"),
+              "working",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(4));
+      streaming.check(soft);
+      // Every look while the answer is still coming in must say working.
+      List<String> notWorking = new ArrayList<>();
+      long until = System.nanoTime() + Duration.ofSeconds(25).toNanos();
+      while (System.nanoTime() < until) {
+        String screen = rig.screen();
+        if (screen.contains("Worked for")) {
+          break;
+        }
+        String state = rig.state();
+        if (!"working".equals(state)) {
+          notWorking.add(state + " at " + rig.since() + " ms");
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      soft.assertThat(notWorking)
+          .as("states other than working while the answer was still streaming")
+          .isEmpty();
+
+      rig.observe(
+              "stream: answer done",
+              screen -> screen.contains("All done counting.") && screen.contains("Worked for"),
+              "idle",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(6))
+          .check(soft);
+      rig.holds(soft, "stream: answer done", "idle", Duration.ofSeconds(3));
+    }
+    soft.assertAll();
+  }
+
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
+  void aShellCallThatNeedsApprovalIsWaitingUntilApprovedThenWorkingThenIdle() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    String command = "mkdir -p ../codex-build-cache && sleep 3 && echo cached";
+    try (Rig rig = Rig.start("approval", true, "")) {
+      rig.create("workspace-write");
+      rig.observe("approval: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
+          .check(soft);
+
+      rig.model.then(
+          new Step.ShellCall(command, "Create the build cache next to the project?"),
+          new Step.Text("The build cache is ready."));
+      rig.prompt(soft, "Prepare the build cache");
+      rig.observe(
+              "approval: approval prompt",
+              screen -> screen.contains("Would you like to run the following command?"),
+              "waiting",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(15))
+          .check(soft);
+      // Codex rewrites the terminal title every second while it waits ("[ ! ] Action Required"):
+      // past the engine's 8 s + 4 s proof window the prompt must still read as waiting.
+      rig.holds(soft, "approval: approval prompt", "waiting", Duration.ofSeconds(15));
+      JsonNode attention = rig.session().path("attention");
+      soft.assertThat(attention.path("kind").asText(null))
+          .as("attention.kind on the approval prompt: %s", attention)
+          .isEqualTo("permission");
+      soft.assertThat(attention.path("detail").asText(""))
+          .as("attention.detail on the approval prompt names the command")
+          .contains("mkdir -p ../codex-build-cache");
+
+      // "Press enter to confirm": the first choice, "Yes, proceed", is selected.
+      rig.send(Map.of("key", "Enter"));
+      rig.observe(
+              "approval: approved, command running",
+              screen ->
+                  screen.contains("You approved codex to run")
+                      && screen.contains("Running mkdir -p ../codex-build-cache"),
+              "working",
+              Duration.ofSeconds(10),
+              Duration.ofSeconds(3))
+          .check(soft);
+      rig.observe(
+              "approval: done",
+              screen ->
+                  screen.contains("The build cache is ready.") && screen.contains("Worked for"),
+              "idle",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(6))
+          .check(soft);
+      soft.assertThat(rig.project.resolveSibling("codex-build-cache"))
+          .as("the approved command ran")
+          .isDirectory();
+    }
+    soft.assertAll();
+  }
+
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void anApiErrorIsError() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    try (Rig rig = Rig.start("error", true, "")) {
+      rig.create(null);
+      rig.observe("error: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
+          .check(soft);
+
+      rig.model.then(
+          new Step.Failure(
+              400, "invalid_request_error", "The scripted model rejected this request."));
+      rig.prompt(soft, "Summarise the README");
+      rig.observe(
+              "error: API error (400)",
+              screen -> screen.contains("The scripted model rejected this request."),
+              "error",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(6))
+          .check(soft);
+      rig.holds(soft, "error: API error (400)", "error", Duration.ofSeconds(3));
+      JsonNode attention = rig.session().path("attention");
+      soft.assertThat(attention.path("kind").asText(null))
+          .as("attention.kind after the API error: %s", attention)
+          .isEqualTo("error");
+    }
+    soft.assertAll();
+  }
+
+  @Test
+  @Timeout(value = 90, unit = TimeUnit.SECONDS)
+  void aCodexThatExitsAtStartIsStopped() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    // A config.toml that does not parse: Codex prints the error and exits before its TUI starts.
+    try (Rig rig = Rig.start("exit", true, "model = \"unterminated\n")) {
+      JsonNode codex = null;
+      for (JsonNode cli : rig.state("/api/state").path("clis")) {
+        if ("codex".equals(cli.path("id").asText())) {
+          codex = cli;
+        }
+      }
+      assertThat(codex).as("the engine lists codex").isNotNull();
+      List<String> modes = new ArrayList<>();
+      codex.path("modes").forEach(m -> modes.add(m.asText()));
+      soft.assertThat(modes)
+          .as("the modes Codex 0.169.0's --sandbox takes")
+          .containsExactly("read-only", "workspace-write", "danger-full-access");
+      HttpResponse<String> bad =
+          rig.engine.post(
+              "/api/sessions",
+              rig.admin,
+              JSON.writeValueAsString(
+                  Map.of("cli", "codex", "cwd", rig.project.toString(), "mode", "auto")));
+      soft.assertThat(bad.statusCode())
+          .as("a mode Codex does not take is refused: %s", bad.body())
+          .isEqualTo(400);
+
+      rig.create(null);
+      Observation exit =
+          rig.observe(
+              "exit: Codex exits at start",
+              screen -> !rig.tmuxSessionExists(),
+              "stopped",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(5));
+      exit.check(soft);
+    }
+    soft.assertAll();
+  }
+
+  /** What was seen of one screen: when it showed, what the engine said, and how soon. */
+  record Observation(String screen, String expected, String reported, long delayMs) {
+    void check(SoftAssertions soft) {
+      soft.assertThat(reported).as("state on \"%s\"", screen).isEqualTo(expected);
+      soft.assertThat(delayMs)
+          .as("ms from \"%s\" on the pane to state %s (-1: never)", screen, expected)
+          .isBetween(0L, VISIBLE_MS);
+    }
+  }
+
+  /** One real Codex under a throwaway engine, with its own model server, homes and project. */
+  private static final class Rig implements AutoCloseable {
+    final String name;
+    final OpenAiModelServer model;
+    final OutsideTrafficTrap trap;
+    final ThrowawayEngine engine;
+    final Path project;
+    final Path codexHome;
+    final String admin;
+    private final long started = System.nanoTime();
+    private String id;
+
+    private Rig(
+        String name,
+        OpenAiModelServer model,
+        OutsideTrafficTrap trap,
+        ThrowawayEngine engine,
+        Path project,
+        Path codexHome,
+        String admin) {
+      this.name = name;
+      this.model = model;
+      this.trap = trap;
+      this.engine = engine;
+      this.project = project;
+      this.codexHome = codexHome;
+      this.admin = admin;
+    }
+
+    /**
+     * An engine whose panes find the real codex, with a {@code CODEX_HOME} that talks only to
+     * loopback; {@code trusted}: the project is already trusted (no trust screen); {@code
+     * extraConfig}: appended to config.toml.
+     */
+    static Rig start(String name, boolean trusted, String extraConfig)
+        throws IOException, InterruptedException {
+      OpenAiModelServer model = new OpenAiModelServer();
+      OutsideTrafficTrap trap = new OutsideTrafficTrap();
+      ThrowawayEngine engine = ThrowawayEngine.prepare();
+      try {
+        Path home = Files.createDirectories(engine.home.resolve("codex-user-home"));
+        Path codexHome = Files.createDirectories(engine.home.resolve("codex-home"));
+        // A project of its own beside the engine's files: a git repository, as most are, which
+        // is what makes Codex ask whether to trust the folder.
+        Path project = Files.createDirectories(engine.workdir.resolve("workspace").resolve("app"));
+        Files.writeString(project.resolve("README.md"), "# app\n");
+        git(project, "init", "-q");
+        Files.writeString(
+            codexHome.resolve("config.toml"), config(model, project, trusted) + extraConfig);
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", AgentClis.path());
+        env.put("HOME", home.toString());
+        env.put("CODEX_HOME", codexHome.toString());
+        env.put("CLIQUE_TEST_OPENAI_KEY", "sk-scripted-not-a-key");
+        for (String proxy : List.of("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")) {
+          env.put(proxy, trap.url());
+        }
+        env.put("NO_PROXY", "127.0.0.1,localhost");
+        env.put("no_proxy", "127.0.0.1,localhost");
+        engine.withEnv(env).start();
+        String admin = engine.mintToken("codex-" + name, false);
+        return new Rig(name, model, trap, engine, project, codexHome, admin);
+      } catch (IOException | InterruptedException | RuntimeException | Error e) {
+        engine.close();
+        model.close();
+        trap.close();
+        throw e;
+      }
+    }
+
+    /** The config.toml of a Codex that reaches nothing but the scripted model on loopback. */
+    static String config(OpenAiModelServer model, Path project, boolean trusted) {
+      String toml =
+          """
+          model = "gpt-test"
+          model_provider = "scripted"
+          check_for_update_on_startup = false
+          chatgpt_base_url = "%s/backend-api/"
+
+          [model_providers.scripted]
+          name = "Scripted"
+          base_url = "%s"
+          wire_api = "responses"
+          env_key = "CLIQUE_TEST_OPENAI_KEY"
+          request_max_retries = 0
+          stream_max_retries = 0
+
+          [analytics]
+          enabled = false
+
+          [feedback]
+          enabled = false
+
+          [features]
+          plugins = false
+          daemon_auto_start = false
+
+          [tui]
+          show_tooltips = false
+          """
+              .formatted(model.url(), model.baseUrl());
+      if (trusted) {
+        toml += "\n[projects.\"" + project + "\"]\ntrust_level = \"trusted\"\n";
+      }
+      return toml + "\n";
+    }
+
+    void create(String mode) throws IOException, InterruptedException {
+      Map<String, String> body = new LinkedHashMap<>();
+      body.put("cli", "codex");
+      body.put("cwd", project.toString());
+      body.put("name", "codex-" + name);
+      if (mode != null) {
+        body.put("mode", mode);
+      }
+      HttpResponse<String> created =
+          engine.post("/api/sessions", admin, JSON.writeValueAsString(body));
+      assertThat(created.statusCode()).as("POST /api/sessions: %s", created.body()).isEqualTo(201);
+      id = JSON.readTree(created.body()).path("id").asText();
+    }
+
+    JsonNode state(String path) throws IOException, InterruptedException {
+      HttpResponse<String> response = engine.get(path, admin);
+      assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+      return JSON.readTree(response.body());
+    }
+
+    /** This session's row of {@code GET /api/state}. */
+    JsonNode session() throws IOException, InterruptedException {
+      for (JsonNode row : state("/api/state").path("sessions")) {
+        if (id.equals(row.path("id").asText())) {
+          return row;
+        }
+      }
+      throw new AssertionError("no session " + id + " in /api/state");
+    }
+
+    String state() throws IOException, InterruptedException {
+      return session().path("state").asText();
+    }
+
+    /** The pane as a person sees it now ({@code capture-pane -p -J}); "" once it is gone. */
+    String screen() throws IOException, InterruptedException {
+      Process capture =
+          new ProcessBuilder("tmux", "-L", engine.socket, "capture-pane", "-p", "-J", "-t", id)
+              .redirectErrorStream(false)
+              .start();
+      String out = new String(capture.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      capture.getErrorStream().readAllBytes();
+      if (!capture.waitFor(10, TimeUnit.SECONDS)) {
+        capture.destroyForcibly();
+        throw new IOException("tmux capture-pane hung");
+      }
+      return capture.exitValue() == 0 ? out : "";
+    }
+
+    boolean tmuxSessionExists() {
+      try {
+        return Tmux.sessions(engine.socket).contains(id);
+      } catch (IOException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+
+    void send(Map<String, Object> body) throws IOException, InterruptedException {
+      HttpResponse<String> sent =
+          engine.post("/api/sessions/" + id + "/send", admin, JSON.writeValueAsString(body));
+      assertThat(sent.statusCode()).as("POST send %s: %s", body, sent.body()).isEqualTo(200);
+    }
+
+    /**
+     * Types {@code prompt} and Enter in one {@code POST /send {"text", "enter": true}}, and checks
+     * that it reached the model as a turn, as a person typing it would expect.
+     */
+    void prompt(SoftAssertions soft, String prompt) throws IOException, InterruptedException {
+      send(Map.of("text", prompt, "enter", true));
+      BooleanSupplier reached =
+          () ->
+              model.mainTurns().stream()
+                  .anyMatch(r -> OpenAiModelServer.lastUserText(r).equals(prompt));
+      boolean submitted = waitUntil(reached, Duration.ofSeconds(3));
+      soft.assertThat(submitted)
+          .as("POST /send {\"text\": \"%s\", \"enter\": true} submitted the prompt", prompt)
+          .isTrue();
+      if (!submitted) {
+        // TEST-ONLY WORKAROUND, not what a client should need: Codex 0.169.0 takes an Enter that
+        // comes within a few tens of ms of typed text as part of a paste (a newline in the
+        // composer). A second Enter on its own submits, so the later screens can still be seen.
+        System.err.printf("[%s] workaround: a second Enter to submit %s%n", name, prompt);
+        send(Map.of("key", "Enter"));
+        assertThat(waitUntil(reached, Duration.ofSeconds(5)))
+            .as("the prompt reached the model after the workaround Enter")
+            .isTrue();
+      }
+    }
+
+    /**
+     * Polls the pane and the state every 100 ms: waits up to {@code appear} for the screen, then up
+     * to {@code patience} (default 6 s) for {@code expected}; one table row.
+     */
+    Observation observe(
+        String screen, Predicate<String> shown, String expected, Duration appear, Duration patience)
+        throws IOException, InterruptedException {
+      long deadline = System.nanoTime() + appear.toNanos();
+      long shownAt = -1;
+      while (System.nanoTime() < deadline) {
+        if (shown.test(screen())) {
+          shownAt = System.nanoTime();
+          break;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      if (shownAt < 0) {
+        String last = screen();
+        TABLE.add(row(screen, expected, "(screen never shown)", -1));
+        throw new AssertionError(
+            "the screen \"" + screen + "\" did not show within " + appear + "; pane:\n" + last);
+      }
+      List<String> seen = new ArrayList<>();
+      long delay = -1;
+      long wait = (patience == null ? Duration.ofSeconds(6) : patience).toNanos();
+      while (System.nanoTime() - shownAt < wait) {
+        String state = state();
+        if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(state)) {
+          seen.add(state);
+        }
+        if (state.equals(expected)) {
+          delay = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - shownAt);
+          break;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      String reported = delay >= 0 ? expected : String.join(">", seen);
+      TABLE.add(row(screen, expected, reported, delay));
+      return new Observation(screen, expected, delay >= 0 ? expected : reported, delay);
+    }
+
+    /** Checks that the state stays {@code expected} for {@code duration}; one table row. */
+    void holds(SoftAssertions soft, String screen, String expected, Duration duration)
+        throws IOException, InterruptedException {
+      long start = System.nanoTime();
+      String changed = null;
+      long changedAt = -1;
+      while (System.nanoTime() - start < duration.toNanos()) {
+        String state = state();
+        if (!state.equals(expected)) {
+          changed = state;
+          changedAt = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+          break;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      String label = screen + " (still, " + duration.toSeconds() + " s)";
+      TABLE.add(
+          row(label, expected, changed == null ? expected : changed + " after " + changedAt, 0));
+      soft.assertThat(changed)
+          .as("state on \"%s\" %d ms later (expected %s to hold)", screen, changedAt, expected)
+          .isNull();
+    }
+
+    long since() {
+      return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    }
+
+    static boolean readyPrompt(String screen) {
+      return screen.contains("? for shortcuts") && !screen.contains("Trust this folder?");
+    }
+
+    private String row(String screen, String expected, String reported, long delay) {
+      return String.format("%-58s %-9s %-24s %9d", screen, expected, reported, delay);
+    }
+
+    @Override
+    public void close() throws IOException {
+      List<String> outside = trap.attempts();
+      if (!outside.isEmpty()) {
+        System.err.printf("[%s] refused outside traffic (via the proxy): %s%n", name, outside);
+      }
+      try {
+        engine.close();
+      } finally {
+        stopStrays();
+        model.close();
+        trap.close();
+      }
+    }
+
+    /**
+     * A Codex app-server daemon, should one have started, outlives the pane and the tmux server:
+     * stop any process of this rig's own CODEX_HOME (its path is in the daemon's argv).
+     */
+    private void stopStrays() {
+      String mine = codexHome.toString();
+      ProcessHandle.allProcesses()
+          .filter(p -> p.info().commandLine().map(c -> c.contains(mine)).orElse(false))
+          .forEach(
+              p -> {
+                System.err.printf("[%s] stopping a stray Codex process %d%n", name, p.pid());
+                p.destroy();
+              });
+    }
+
+    private static void git(Path dir, String... args) throws IOException, InterruptedException {
+      List<String> command = new ArrayList<>(List.of("git"));
+      command.addAll(List.of(args));
+      Process git = new ProcessBuilder(command).directory(dir.toFile()).inheritIO().start();
+      assertThat(git.waitFor()).as("git %s", String.join(" ", args)).isZero();
+    }
+
+    private static boolean waitUntil(BooleanSupplier condition, Duration timeout)
+        throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        if (condition.getAsBoolean()) {
+          return true;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      return condition.getAsBoolean();
+    }
+  }
+
+  /**
+   * A proxy on loopback that refuses everything and keeps the first line of each request: where
+   * Codex tried to go outside (HTTPS_PROXY points here).
+   */
+  private static final class OutsideTrafficTrap implements AutoCloseable {
+    private final ServerSocket socket;
+    private final List<String> attempts = Collections.synchronizedList(new ArrayList<>());
+    private final Thread acceptor;
+
+    OutsideTrafficTrap() throws IOException {
+      socket = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+      acceptor = new Thread(this::accept, "outside-traffic-trap");
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + socket.getLocalPort();
+    }
+
+    List<String> attempts() {
+      synchronized (attempts) {
+        return List.copyOf(attempts);
+      }
+    }
+
+    private void accept() {
+      while (!socket.isClosed()) {
+        try (Socket client = socket.accept()) {
+          client.setSoTimeout(2_000);
+          attempts.add(firstLine(client.getInputStream()));
+          OutputStream out = client.getOutputStream();
+          out.write(
+              "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII));
+          out.flush();
+        } catch (IOException e) {
+          // closed, or a client that hung up
+        }
+      }
+    }
+
+    private static String firstLine(InputStream in) throws IOException {
+      StringBuilder line = new StringBuilder();
+      int c;
+      while ((c = in.read()) >= 0 && c != '\n' && line.length() < 300) {
+        if (c != '\r') {
+          line.append((char) c);
+        }
+      }
+      return line.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+}
