@@ -127,7 +127,11 @@ public final class CliCatalogue {
               patterns(id, node, "waiting", base == null ? List.of() : base.waiting()),
               patterns(id, node, "trust", base == null ? List.of() : base.trust()),
               patterns(id, node, "first_run", base == null ? List.of() : base.firstRun()),
-              patterns(id, node, "errors", base == null ? List.of() : base.errors())));
+              patterns(id, node, "errors", base == null ? List.of() : base.errors()),
+              patterns(id, node, "working", base == null ? List.of() : base.working()),
+              patterns(id, node, "answer", base == null ? List.of() : base.answer()),
+              patterns(id, node, "title_working", base == null ? List.of() : base.titleWorking()),
+              patterns(id, node, "title_waiting", base == null ? List.of() : base.titleWaiting())));
     }
   }
 

@@ -18,6 +18,10 @@ import java.util.regex.Pattern;
  * @param waiting patterns of its pane's last lines that ask a person for permission
  * @param trust patterns of its first-run question whether to trust the folder
  * @param firstRun patterns of its other first-run screens (a theme, a sign-in, a key to approve)
+ * @param working patterns of its last lines while it works ({@code esc to interrupt})
+ * @param answer patterns of a line that starts an answer: an error above one is history
+ * @param titleWorking patterns of the terminal title it sets while it works (a spinner frame)
+ * @param titleWaiting patterns of the title it sets while a person must answer it
  */
 public record CliDefinition(
     String id,
@@ -32,7 +36,11 @@ public record CliDefinition(
     List<Pattern> waiting,
     List<Pattern> trust,
     List<Pattern> firstRun,
-    List<Pattern> errors) {
+    List<Pattern> errors,
+    List<Pattern> working,
+    List<Pattern> answer,
+    List<Pattern> titleWorking,
+    List<Pattern> titleWaiting) {
 
   public CliDefinition {
     args = List.copyOf(args);
@@ -43,11 +51,23 @@ public record CliDefinition(
     trust = List.copyOf(trust);
     firstRun = List.copyOf(firstRun);
     errors = List.copyOf(errors);
+    working = List.copyOf(working);
+    answer = List.copyOf(answer);
+    titleWorking = List.copyOf(titleWorking);
+    titleWaiting = List.copyOf(titleWaiting);
+  }
+
+  /**
+   * Whether its terminal title tells its state: the title is then the authority on working, and its
+   * ticking (which tmux counts as output) proves nothing.
+   */
+  public boolean hasTitleStates() {
+    return !titleWorking.isEmpty() || !titleWaiting.isEmpty();
   }
 
   /** Whether this CLI has screens of its own that the pane is read for. */
   public boolean hasOwnScreens() {
-    return !waiting.isEmpty() || !trust.isEmpty() || !firstRun.isEmpty();
+    return !waiting.isEmpty() || !trust.isEmpty() || !firstRun.isEmpty() || !working.isEmpty();
   }
 
   public boolean hasModes() {

@@ -12,11 +12,14 @@ package dev.clique.engine.state;
  *     beat output that looks like work (a prompt that blinks while it waits)
  */
 public record Reading(Kind kind, String line, String last, String attention, boolean own) {
-  /** The three things a screen can say. */
+  /**
+   * What a screen can say: nothing special, a question, an error, or (the CLI's own words) work.
+   */
   public enum Kind {
     NOTHING,
     WAITING,
-    ERROR
+    ERROR,
+    WORKING
   }
 
   public static Reading nothing(String last) {

@@ -56,8 +56,9 @@ public final class ScreenReader {
       error = find(lines, GENERIC_WINDOW, ERRORS);
     }
     boolean ownError = false;
-    if (error == null) {
-      error = find(lines, CLI_WINDOW, cliErrors);
+    if (error == null && cli != null) {
+      // An error above the start of a later answer is history: the CLI went on after it.
+      error = find(lines.subList(lastAnswer(lines, cli) + 1, lines.size()), CLI_WINDOW, cliErrors);
       ownError = error != null;
     }
     if (error != null) {
@@ -89,11 +90,30 @@ public final class ScreenReader {
         waiting = saying(question);
       }
     }
+    if (waiting == null && cli != null) {
+      String working = find(lines, CLI_WINDOW, cli.working());
+      if (working != null) {
+        return new Reading(Reading.Kind.WORKING, working, last, "", true);
+      }
+    }
     if (waiting != null) {
       boolean isOwn = own != null;
       return new Reading(Reading.Kind.WAITING, waiting, last, isOwn ? ownKind : "question", isOwn);
     }
     return Reading.nothing(last);
+  }
+
+  /** The index of the last line that starts an answer of {@code cli}'s, or -1. */
+  private static int lastAnswer(List<String> lines, CliDefinition cli) {
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      String line = ScreenLines.unframed(lines.get(i));
+      for (Pattern pattern : cli.answer()) {
+        if (pattern.matcher(line).find()) {
+          return i;
+        }
+      }
+    }
+    return -1;
   }
 
   /** The line shown as {@code saying}: without its frame, at most 200 characters. */

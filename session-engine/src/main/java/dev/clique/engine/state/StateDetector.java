@@ -7,6 +7,8 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Decides each session's state from what is observed of its pane (HTTP-API.md, State):
@@ -93,6 +95,7 @@ public final class StateDetector {
       }
       return;
     }
+    p.title = pane.title();
     if (!p.alive) {
       p.alive = true;
       p.mark = pane.mark();
@@ -250,8 +253,10 @@ public final class StateDetector {
     Reading reading = p.reading == null ? Reading.nothing("") : p.reading;
     // The CLI's own question, on a screen taken since the last input: it beats output that only
     // looks like work (a bullet that blinks while it waits) and a hook that said "working".
+    boolean fresh = reading.own() && p.screenAt > p.inputAt;
     boolean ownScreen =
-        reading.own() && reading.kind() != Reading.Kind.NOTHING && p.screenAt > p.inputAt;
+        fresh && (reading.kind() == Reading.Kind.WAITING || reading.kind() == Reading.Kind.ERROR);
+    boolean ownWork = fresh && reading.kind() == Reading.Kind.WORKING;
     Report report = p.report;
     String staleReport = null;
     if (report != null) {
@@ -263,8 +268,18 @@ public final class StateDetector {
       }
     }
     String prefix = staleReport == null ? "" : staleReport;
-    if (p.busy(now) && !ownScreen) {
-      String evidence = p.shell && p.commandRunning ? "a command in the foreground" : "output";
+    if (p.cli != null && p.cli.hasTitleStates() && staleReport == null) {
+      Verdict titled = fromTitle(p, now, reading, ownScreen, signal, lastOutput);
+      if (titled != null) {
+        return titled;
+      }
+    }
+    boolean busy = p.cli != null && p.cli.hasTitleStates() ? p.typedRecently(now) : p.busy(now);
+    if ((busy || ownWork) && !ownScreen) {
+      String evidence =
+          ownWork
+              ? "the screen says it works"
+              : p.shell && p.commandRunning ? "a command in the foreground" : "output";
       return new Verdict(
           SessionState.WORKING,
           true,
@@ -304,6 +319,49 @@ public final class StateDetector {
         lastOutput,
         null,
         new StateSource(StateSource.PANE, prefix + quiet));
+  }
+
+  /**
+   * What the CLI's terminal title says: a person is asked, or it works. Null when it says neither,
+   * and the screen decides (with the title's ticking not taken for work).
+   */
+  private static Verdict fromTitle(
+      Pane p, long now, Reading reading, boolean ownScreen, Signal signal, long lastOutput) {
+    String title = p.title == null ? "" : p.title;
+    String asked = match(p.cli.titleWaiting(), title);
+    if (asked != null) {
+      String detail =
+          ownScreen && reading.kind() == Reading.Kind.WAITING ? reading.line() : title.strip();
+      return new Verdict(
+          SessionState.WAITING,
+          false,
+          signal,
+          detail,
+          lastOutput,
+          new Attention("permission", detail, p.titleSince(now, asked)),
+          new StateSource(StateSource.PANE, "title: " + asked));
+    }
+    if (match(p.cli.titleWorking(), title) != null && !ownScreen) {
+      return new Verdict(
+          SessionState.WORKING,
+          true,
+          signal,
+          "",
+          lastOutput,
+          null,
+          new StateSource(StateSource.PANE, "title: working"));
+    }
+    return null;
+  }
+
+  private static String match(List<Pattern> patterns, String text) {
+    for (Pattern pattern : patterns) {
+      Matcher matcher = pattern.matcher(text);
+      if (matcher.find()) {
+        return matcher.group();
+      }
+    }
+    return null;
   }
 
   private static Verdict fromReport(
@@ -360,6 +418,23 @@ public final class StateDetector {
     Report report;
     long reportAt = -1;
     long readingSince = -1;
+    String title = "";
+    String titleAsked;
+    long titleAskedSince = -1;
+
+    /** Since when the title has asked {@code asked}, as first seen. */
+    long titleSince(long now, String asked) {
+      if (!asked.equals(titleAsked)) {
+        titleAsked = asked;
+        titleAskedSince = now;
+      }
+      return titleAskedSince;
+    }
+
+    /** Something was typed a moment ago: it echoes, and the CLI may not have retitled yet. */
+    boolean typedRecently(long now) {
+      return inputAt >= 0 && now - inputAt <= BUSY_MILLIS;
+    }
 
     Pane(CliDefinition cli) {
       this.cli = cli;

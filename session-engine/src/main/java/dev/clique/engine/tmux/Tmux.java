@@ -26,7 +26,7 @@ public interface Tmux {
    */
   Path workingDirectory(String name) throws TmuxException;
 
-  /** Types {@code text} literally: never interpreted as key names. */
+  /** Puts {@code text} into the pane literally (never read as key names), as one paste. */
   void sendText(String name, String text) throws TmuxException;
 
   /** Presses one named key ({@code Enter}, {@code C-c}, ...). */

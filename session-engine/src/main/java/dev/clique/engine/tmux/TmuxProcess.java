@@ -1,5 +1,7 @@
 package dev.clique.engine.tmux;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The real tmux: each call is an argument list handed to the {@code tmux} binary (never a shell
@@ -52,6 +55,7 @@ public final class TmuxProcess implements Tmux {
           });
 
   private static final long INSTALLED_RECHECK_NANOS = 10_000_000_000L;
+  private static final AtomicLong BUFFERS = new AtomicLong();
 
   /** tmux's default {@code update-environment}, kept when the session's names are added to it. */
   private static final List<String> TMUX_UPDATE_ENVIRONMENT =
@@ -185,12 +189,22 @@ public final class TmuxProcess implements Tmux {
     return cwd;
   }
 
+  /**
+   * Pasted, not typed: the text goes to a tmux buffer through stdin (never argv) and is pasted as
+   * one bracketed paste when the program asked for bracketed pastes. A CLI then takes it whole, and
+   * the Enter that follows is a key of its own, not the tail of a fast burst its paste detection
+   * would keep as a newline.
+   */
   @Override
   public void sendText(String name, String text) throws TmuxException {
     if (text.isEmpty()) {
       return;
     }
-    check(run(List.of("send-keys", "-t", pane(name), "-l", "--", escape(text))), "send-keys");
+    String buffer = "clique-" + name + "-" + BUFFERS.incrementAndGet();
+    check(
+        run(List.of("load-buffer", "-b", buffer, "-"), Map.of(), text.getBytes(UTF_8)),
+        "load-buffer");
+    check(run(List.of("paste-buffer", "-p", "-d", "-b", buffer, "-t", pane(name))), "paste-buffer");
   }
 
   @Override
@@ -362,14 +376,19 @@ public final class TmuxProcess implements Tmux {
   }
 
   private Result run(List<String> args) throws TmuxException {
-    return run(args, Map.of());
+    return run(args, Map.of(), new byte[0]);
+  }
+
+  private Result run(List<String> args, Map<String, String> extra) throws TmuxException {
+    return run(args, extra, new byte[0]);
   }
 
   /**
    * Runs tmux with the engine's environment less its own secrets and tmux's pointers, plus {@code
    * extra}: a server that this call starts keeps that environment for every pane.
    */
-  private Result run(List<String> args, Map<String, String> extra) throws TmuxException {
+  private Result run(List<String> args, Map<String, String> extra, byte[] stdin)
+      throws TmuxException {
     List<String> command = new ArrayList<>(args.size() + 5);
     command.add(binary);
     command.add("-L");
@@ -390,7 +409,9 @@ public final class TmuxProcess implements Tmux {
     ScheduledFuture<?> watchdog =
         WATCHDOG.schedule(process::destroyForcibly, timeout.toMillis(), TimeUnit.MILLISECONDS);
     try {
-      process.getOutputStream().close();
+      try (var in = process.getOutputStream()) {
+        in.write(stdin);
+      }
       // tmux writes little to stderr, so reading stdout to its end first cannot deadlock.
       String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -25,7 +25,7 @@ class StateDetectorTest {
   private static CliDefinition cli(String id, List<Pattern> waiting, List<Pattern> errors) {
     return new CliDefinition(
         id, id, id, List.of(), List.of(), List.of(), List.of(), "", "", waiting, List.of(),
-        List.of(), errors);
+        List.of(), errors, List.of(), List.of(), List.of(), List.of());
   }
 
   /** The pane as list-panes shows it; every call with {@code printed} moves its output mark. */
