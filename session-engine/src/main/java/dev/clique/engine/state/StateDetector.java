@@ -95,7 +95,7 @@ public final class StateDetector {
       }
       return;
     }
-    p.title = pane.title();
+    p.retitled(pane.title(), now);
     if (!p.alive) {
       p.alive = true;
       p.mark = pane.mark();
@@ -214,6 +214,9 @@ public final class StateDetector {
     long now = clock.millis();
     if (p.inProof(now)) {
       return p.screenAt < 0 || now - p.screenAt >= PROOF_EVERY_MILLIS;
+    }
+    if (p.screenAt < p.titleTurnedAt) {
+      return true; // it stopped working, or began to ask: what the screen says now counts at once
     }
     if (p.cli != null && p.cli.hasOwnScreens() && p.busy(now)) {
       return p.screenAt < 0 || now - p.screenAt >= BUSY_SCREEN_EVERY_MILLIS;
@@ -421,6 +424,27 @@ public final class StateDetector {
     String title = "";
     String titleAsked;
     long titleAskedSince = -1;
+
+    long titleTurnedAt = -1;
+
+    /** A new title; when it turns from one kind to another (working, asking, neither), noted. */
+    void retitled(String next, long now) {
+      String before = title;
+      title = next == null ? "" : next;
+      if (cli == null || !cli.hasTitleStates() || title.equals(before)) {
+        return;
+      }
+      if (titleKind(before) != titleKind(title)) {
+        titleTurnedAt = now;
+      }
+    }
+
+    private int titleKind(String text) {
+      if (match(cli.titleWaiting(), text) != null) {
+        return 2;
+      }
+      return match(cli.titleWorking(), text) != null ? 1 : 0;
+    }
 
     /** Since when the title has asked {@code asked}, as first seen. */
     long titleSince(long now, String asked) {
