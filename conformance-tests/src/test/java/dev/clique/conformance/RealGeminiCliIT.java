@@ -1,0 +1,643 @@
+package dev.clique.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.TmuxException;
+import dev.clique.engine.tmux.TmuxProcess;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The real Gemini CLI (0.61.0, as {@code agent-clis/package-lock.json} pins it) run as a clique
+ * session against a scripted Gemini API on loopback: each screen a person would name is brought up
+ * on purpose, and the state {@code /api/state} reports for it is checked, with how soon it came.
+ *
+ * <p>Every test has its own engine (home, tmux socket, port), its own model server, and a throwaway
+ * {@code HOME} for the pane whose {@code ~/.gemini/settings.json} picks API-key auth and turns off
+ * everything that would phone out (usage statistics, telemetry, update checks): the CLI talks to
+ * 127.0.0.1 only. Input goes through the engine's own {@code POST /api/sessions/{id}/send}.
+ *
+ * <p>The screens are watched directly with tmux, every {@value #TICK_MILLIS} ms, next to the
+ * engine's answer: a state must show within {@link #SOON} of the screen that calls for it. One line
+ * per screen goes to stderr: screen, expected, reported, delay.
+ */
+@ExtendWith(LeavesRealThingsUntouched.class)
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class RealGeminiCliIT {
+  /** How soon after a screen the engine must report its state. */
+  static final Duration SOON = Duration.ofSeconds(1);
+
+  /** How long a state is looked for after its screen, to tell "late" from "never". */
+  static final Duration PATIENCE = Duration.ofSeconds(8);
+
+  static final long TICK_MILLIS = 100;
+
+  /**
+   * Between typing a prompt and pressing Enter: well past Gemini CLI's 30 ms fast-return window.
+   */
+  static final long SUBMIT_GAP_MILLIS = 200;
+
+  /** How long the CLI may take to come up, or the model to be asked. */
+  static final Duration STARTUP = Duration.ofSeconds(45);
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static final String BANNER = "Gemini CLI v0.61.0";
+  private static final String PLACEHOLDER = "Type your message or @path/to/file";
+  private static final String BUSY = "esc to cancel";
+  private static final String TRUST_QUESTION = "Do you trust the files in this folder?";
+  private static final String ALLOW_SHELL = "Allow execution of [Shell]?";
+  private static final String AUTH_QUESTION = "How would you like to authenticate";
+  private static final String API_ERROR = "[API Error";
+
+  private final SoftAssertions softly = new SoftAssertions();
+  private final Set<ProcessHandle> paneProcesses = new LinkedHashSet<>();
+  private GeminiModelServer model;
+  private Path home;
+  private Path project;
+  private ThrowawayEngine engine;
+  private TmuxProcess tmux;
+  private String admin;
+  private String id;
+  private String lastScreen = "";
+
+  @BeforeEach
+  void setUp() throws IOException {
+    model = new GeminiModelServer();
+    home = Files.createTempDirectory("clique-it-gemini-home-");
+    project = Files.createTempDirectory("clique-it-gemini-project-");
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    try {
+      if (engine != null) {
+        rememberPaneProcesses();
+        engine.close();
+      }
+    } finally {
+      // Gemini CLI outlives its tmux session (both node processes): the suite stops what it
+      // started.
+      stopSurvivors(paneProcesses);
+      model.close();
+      ThrowawayEngine.deleteTree(home);
+      ThrowawayEngine.deleteTree(project);
+    }
+    softly.assertAll();
+  }
+
+  @Test
+  void theFolderTrustScreenIsWaitingAndTrustingItLeadsToAnIdlePrompt() throws Exception {
+    start(settings(true, true));
+    Look trust = awaitScreen("trust screen", s -> s.contains(TRUST_QUESTION), STARTUP);
+    Look reported = expectState("trust screen", trust, "waiting");
+    softly
+        .assertThat(reported.attention().path("kind").asText())
+        .as("attention.kind on the trust screen (attention: %s)", reported.attention())
+        .isEqualTo("trust");
+
+    send(Map.of("key", "Enter"));
+    Look ready = awaitScreen("ready after trust", RealGeminiCliIT::started, STARTUP);
+    expectState("ready after trust", ready, "idle");
+  }
+
+  @Test
+  void theSignInChoiceScreenIsWaiting() throws Exception {
+    // No auth type chosen yet: the CLI asks how to sign in (it offers the API key it sees).
+    start(settings(false, false));
+    Look asking = awaitScreen("sign-in choice", s -> s.contains(AUTH_QUESTION), STARTUP);
+    Look reported = expectState("sign-in choice", asking, "waiting");
+    softly
+        .assertThat(reported.attention().path("kind").asText())
+        .as("attention.kind on the sign-in choice (attention: %s)", reported.attention())
+        .isEqualTo("first-run");
+  }
+
+  @Test
+  void theReadyPromptIsIdle() throws Exception {
+    start(settings(false, true));
+    Look ready = awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    expectState("ready prompt", ready, "idle");
+    holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
+  }
+
+  @Test
+  void aSlowStreamedAnswerIsWorkingUntilItIsDone() throws Exception {
+    String answer =
+        "Here is a slow answer that streams in many small pieces while the model talks about"
+            + " the build, the tests and the release notes. That is all for now.";
+    model.then(new ScriptedModelServer.Step.SlowText(answer, 12, Duration.ofSeconds(10)));
+    start(settings(false, true));
+    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+
+    prompt("Explain the build slowly");
+    Look streaming = awaitScreen("slow answer", s -> s.contains(BUSY), Duration.ofSeconds(10));
+    expectState("slow answer", streaming, "working");
+    Look done =
+        holdsUntil(
+            "slow answer, while streaming",
+            "working",
+            s -> ready(s) && s.contains("That is all for now."),
+            Duration.ofSeconds(30));
+    expectState("answer done", done, "idle");
+  }
+
+  @Test
+  void aShellCallNeedingApprovalIsWaitingThenWorkingOnceApprovedThenIdle() throws Exception {
+    // Silent for longer than the engine's proof window (8 s, then 4 s still): only a spinner moves.
+    String command = "sleep 14 && echo built > build.log";
+    model.then(
+        new ScriptedModelServer.Step.ShellCall(command, "Pretend to build the project"),
+        new ScriptedModelServer.Step.SlowText(
+            "The build finished and wrote build.log. Nothing else to do.",
+            6,
+            Duration.ofSeconds(3)));
+    start(settings(false, true));
+    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+
+    prompt("Build the project");
+    Look asking =
+        awaitScreen("shell approval", s -> s.contains(ALLOW_SHELL), Duration.ofSeconds(20));
+    Look waiting = expectState("shell approval", asking, "waiting");
+    JsonNode attention = waiting.attention();
+    softly
+        .assertThat(attention.path("kind").asText())
+        .as("attention.kind on the approval screen (attention: %s)", attention)
+        .isEqualTo("permission");
+    softly
+        .assertThat(attention.path("detail").asText())
+        .as("attention.detail names the command (attention: %s)", attention)
+        .contains("sleep 14");
+    holds("shell approval, 3 s on", "waiting", Duration.ofSeconds(3));
+
+    Look approved = send(Map.of("key", "Enter"));
+    expectState("approval given", approved, "working");
+    Look done =
+        holdsUntil(
+            "shell running, then the answer",
+            "working",
+            s -> ready(s) && s.contains("Nothing else to do."),
+            Duration.ofSeconds(45));
+    expectState("done after the shell call", done, "idle");
+    assertThat(project.resolve("build.log")).as("the approved command ran").exists();
+  }
+
+  @Test
+  void anApiErrorIsAnError() throws Exception {
+    // A 400 is not retried (429 and 5xx are, with a backoff of 5 s and more, up to 10 times).
+    model.then(
+        new ScriptedModelServer.Step.Failure(
+            400, "INVALID_ARGUMENT", "Request contains an invalid argument."),
+        new ScriptedModelServer.Step.Text("Answered this time."));
+    start(settings(false, true));
+    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+
+    prompt("Trigger an error");
+    Look failed = awaitScreen("API error", s -> s.contains(API_ERROR), Duration.ofSeconds(20));
+    Look reported = expectState("API error", failed, "error");
+    softly
+        .assertThat(reported.attention().path("kind").asText())
+        .as("attention.kind on the API error (attention: %s)", reported.attention())
+        .isEqualTo("error");
+    holds("API error, 3 s on", "error", Duration.ofSeconds(3));
+
+    // The next prompt is answered: the error line is still on the screen, but the session is idle.
+    prompt("Try again");
+    Look answered =
+        awaitScreen(
+            "answer after the error",
+            s -> ready(s) && s.contains("Answered this time."),
+            Duration.ofSeconds(20));
+    expectState("answer after the error", answered, "idle");
+  }
+
+  @Test
+  void theCliExitingAtStartIsStopped() throws Exception {
+    // Gemini CLI refuses a settings file it cannot parse: it prints the error and exits 52.
+    start("{ \"security\": { not json");
+    Look gone = awaitScreen("CLI exited at start", String::isEmpty, STARTUP);
+    expectState("CLI exited at start", gone, "stopped");
+  }
+
+  @Test
+  void everyPromptSentThroughTheEngineIsSubmitted() throws Exception {
+    model.then(
+        new ScriptedModelServer.Step.Text("First answer."),
+        new ScriptedModelServer.Step.Text("Second answer."),
+        new ScriptedModelServer.Step.Text("Third answer."));
+    start(settings(false, true));
+    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+
+    String[] prompts = {"First prompt", "Second prompt", "Third prompt"};
+    List<String> submitted = new ArrayList<>();
+    for (int i = 0; i < prompts.length; i++) {
+      long turns = model.mainTurns();
+      Look sent = send(Map.of("text", prompts[i], "enter", true));
+      Look after =
+          pollUntil(l -> model.mainTurns() > turns && ready(l.screen()), Duration.ofSeconds(8));
+      boolean answered = after != null;
+      table(
+          "prompt " + (i + 1) + " sent with enter",
+          "answered",
+          answered ? "answered" : "left in the input box",
+          answered ? after.at() - sent.at() : -1);
+      softly
+          .assertThat(answered)
+          .as(
+              "prompt %d (%s) was submitted and answered; model turns: %d; screen:%n%s",
+              i + 1, prompts[i], model.mainTurns(), answered ? "" : lastScreen())
+          .isTrue();
+      if (answered) {
+        submitted.add(prompts[i]);
+      } else {
+        // Leave the next prompt a clean input box, so each send is judged on its own.
+        clearInput();
+      }
+    }
+    assertThat(submitted).containsExactly(prompts);
+  }
+
+  @Test
+  void killStopsTheSessionAndEveryProcessOfIt() throws Exception {
+    model.then(new ScriptedModelServer.Step.Text("Ready when you are."));
+    start(settings(false, true));
+    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    // A session in use: one turn done, and the CLI settled (killed while still starting up, both
+    // node processes happen to die with the terminal).
+    prompt("Hello");
+    awaitScreen(
+        "first answer", s -> ready(s) && s.contains("Ready when you are."), Duration.ofSeconds(20));
+    Thread.sleep(3_000);
+    List<ProcessHandle> tree = paneTree();
+    assertThat(tree)
+        .as("Gemini CLI runs as a node process and its re-executed child")
+        .hasSizeGreaterThanOrEqualTo(2);
+
+    System.err.println(
+        "gemini-real | pane processes: " + tree.stream().map(RealGeminiCliIT::describe).toList());
+    HttpResponse<String> killed = engine.post("/api/sessions/" + id + "/kill", admin, "{}");
+    assertThat(killed.statusCode()).as("kill answered %s", killed.body()).isEqualTo(200);
+    long at = System.currentTimeMillis();
+    Look stopped = pollUntil(l -> "stopped".equals(l.state()), seconds(5));
+    table(
+        "killed",
+        "stopped",
+        stopped == null ? look().state() : "stopped",
+        stopped == null ? -1 : stopped.at() - at);
+    softly.assertThat(stopped).as("state after POST /kill").isNotNull();
+
+    long deadline = System.nanoTime() + seconds(5).toNanos();
+    while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+      Thread.sleep(TICK_MILLIS);
+    }
+    List<String> survivors =
+        tree.stream().filter(ProcessHandle::isAlive).map(RealGeminiCliIT::describe).toList();
+    table("processes after kill", "none", survivors.isEmpty() ? "none" : survivors.size() + "", -1);
+    softly.assertThat(survivors).as("processes of the session alive 5 s after kill").isEmpty();
+  }
+
+  // --- the session ---
+
+  /**
+   * {@code ~/.gemini/settings.json}: nothing phoning out; folder trust on or off; API-key auth
+   * chosen or not (then the CLI asks how to sign in).
+   */
+  private static String settings(boolean folderTrust, boolean apiKeyAuth) {
+    String auth = apiKeyAuth ? "\"auth\": {\"selectedType\": \"gemini-api-key\"}," : "";
+    return """
+        {
+          "security": {
+            %s
+            "folderTrust": {"enabled": %s}
+          },
+          "privacy": {"usageStatisticsEnabled": false},
+          "telemetry": {"enabled": false},
+          "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false},
+          "ide": {"enabled": false}
+        }
+        """
+        .formatted(auth, folderTrust);
+  }
+
+  /**
+   * Starts an engine whose panes find the real CLI and the model server, and one Gemini session.
+   */
+  private void start(String settingsJson) throws Exception {
+    Path gemini = Files.createDirectories(home.resolve(".gemini"));
+    Files.writeString(gemini.resolve("settings.json"), settingsJson);
+    engine =
+        ThrowawayEngine.prepare()
+            .withEnv(
+                Map.of(
+                    "HOME", home.toString(),
+                    "PATH", AgentClis.path(),
+                    "GEMINI_API_KEY", "fake-key-for-a-scripted-model",
+                    "GOOGLE_GEMINI_BASE_URL", model.url(),
+                    "NO_BROWSER", "true"))
+            .start();
+    tmux = new TmuxProcess("tmux", engine.socket, Duration.ofSeconds(10));
+    admin = engine.mintToken("gemini-it-admin", false);
+    String body = JSON.writeValueAsString(Map.of("cli", "gemini", "cwd", project.toString()));
+    HttpResponse<String> created = engine.post("/api/sessions", admin, body);
+    assertThat(created.statusCode()).as("creating the session: %s", created.body()).isEqualTo(201);
+    id = ThrowawayEngine.json(created.body()).path("id").asText();
+  }
+
+  /** Sends through the engine's API and returns a look taken right after the engine answered. */
+  private Look send(Map<String, Object> body) throws Exception {
+    HttpResponse<String> sent =
+        engine.post("/api/sessions/" + id + "/send", admin, JSON.writeValueAsString(body));
+    assertThat(sent.statusCode()).as("send %s: %s", body, sent.body()).isEqualTo(200);
+    return look();
+  }
+
+  /**
+   * Types a prompt and submits it, in two calls of the engine's API. One {@code {"text", "enter":
+   * true}} types and presses Enter at once, which Gemini CLI reads as a newline inside its
+   * fast-return window: {@link #everyPromptSentThroughTheEngineIsSubmitted} holds the engine to
+   * that; the scenarios only need the prompt to arrive.
+   */
+  private Look prompt(String text) throws Exception {
+    send(Map.of("text", text, "enter", false));
+    Thread.sleep(SUBMIT_GAP_MILLIS);
+    long turns = model.mainTurns();
+    Look sent = send(Map.of("key", "Enter"));
+    // A CLI busy painting reads both keys at once (the newline again): Enter once more if the
+    // prompt is still in the box. An Enter on an empty box does nothing.
+    for (int retry = 0; retry < 2; retry++) {
+      if (pollUntil(l -> model.mainTurns() > turns || !typed(l.screen(), text), seconds(2))
+          != null) {
+        break;
+      }
+      send(Map.of("key", "Enter"));
+    }
+    return sent;
+  }
+
+  /** Whether {@code text} is still in the input box. */
+  private static boolean typed(String screen, String text) {
+    return bottom(screen, 6).contains("> " + text);
+  }
+
+  /** Empties Gemini's input box (Ctrl+C clears typed text without quitting). */
+  private void clearInput() throws Exception {
+    send(Map.of("key", "C-c"));
+    pollUntil(l -> ready(l.screen()), seconds(3));
+  }
+
+  /**
+   * The ready prompt: an empty input box below the last question asked (an answered trust box stays
+   * on the screen above the relaunched CLI), and no spinner at the bottom.
+   */
+  private static boolean ready(String screen) {
+    return afterLastQuestion(screen).contains(PLACEHOLDER) && !bottom(screen, 8).contains(BUSY);
+  }
+
+  /**
+   * The ready prompt as the CLI leaves it once it has started: it draws the input box first and its
+   * banner some 0.7 s later, then falls quiet.
+   */
+  private static boolean started(String screen) {
+    return ready(screen) && afterLastQuestion(screen).contains(BANNER);
+  }
+
+  private static String afterLastQuestion(String screen) {
+    int question =
+        Math.max(
+            screen.lastIndexOf(TRUST_QUESTION),
+            Math.max(screen.lastIndexOf(ALLOW_SHELL), screen.lastIndexOf(AUTH_QUESTION)));
+    return screen.substring(Math.max(0, question));
+  }
+
+  /** The last {@code n} lines of the screen that are not blank. */
+  private static String bottom(String screen, int n) {
+    List<String> lines = screen.lines().filter(l -> !l.isBlank()).toList();
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+  }
+
+  // --- looking ---
+
+  /** One look: the screen as tmux shows it ("" once the session is gone), and the engine's row. */
+  record Look(long at, String screen, JsonNode session) {
+    String state() {
+      return session == null ? "(no row)" : session.path("state").asText();
+    }
+
+    JsonNode attention() {
+      return session == null ? JSON.missingNode() : session.path("attention");
+    }
+  }
+
+  private Look look() throws IOException, InterruptedException {
+    long at = System.currentTimeMillis();
+    String screen;
+    try {
+      screen = tmux.captureScreen(id);
+    } catch (TmuxException e) {
+      screen = "";
+    }
+    JsonNode row = null;
+    HttpResponse<String> state = engine.get("/api/state", admin);
+    if (state.statusCode() == 200) {
+      for (JsonNode session : ThrowawayEngine.json(state.body()).path("sessions")) {
+        if (session.path("id").asText().equals(id)) {
+          row = session;
+        }
+      }
+    }
+    if (!screen.isEmpty()) {
+      lastScreen = screen;
+    }
+    return new Look(at, screen, row);
+  }
+
+  private String lastScreen() {
+    return lastScreen;
+  }
+
+  /** Looks every tick until {@code match} holds; null when it never did within {@code timeout}. */
+  private Look pollUntil(Predicate<Look> match, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Look look = look();
+      if (match.test(look)) {
+        return look;
+      }
+      if (System.nanoTime() > deadline) {
+        return null;
+      }
+      Thread.sleep(TICK_MILLIS);
+    }
+  }
+
+  /** Waits for a screen the scenario needs; the test cannot go on without it. */
+  private Look awaitScreen(String name, Predicate<String> shown, Duration timeout)
+      throws Exception {
+    Look look = pollUntil(l -> shown.test(l.screen()), timeout);
+    if (look == null) {
+      throw new AssertionError(
+          "the "
+              + name
+              + " never appeared within "
+              + timeout
+              + "; model requests: "
+              + model.received().stream().map(r -> r.method() + " " + r.path()).toList()
+              + "; last screen:\n"
+              + lastScreen);
+    }
+    return look;
+  }
+
+  /**
+   * From the look at which a screen appeared, looks until the engine reports {@code expected}: it
+   * must within {@link #SOON}. Returns the look that reported it, or the last one.
+   */
+  private Look expectState(String screen, Look shown, String expected) throws Exception {
+    Look look = shown;
+    long deadline = shown.at() + PATIENCE.toMillis();
+    while (!expected.equals(look.state()) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(TICK_MILLIS);
+      look = look();
+    }
+    boolean reported = expected.equals(look.state());
+    long delay = look.at() - shown.at();
+    table(screen, expected, reported ? expected : look.state(), reported ? delay : -1);
+    softly
+        .assertThat(look.state())
+        .as("state on the %s (source: %s)", screen, look.session())
+        .isEqualTo(expected);
+    if (reported) {
+      softly
+          .assertThat(delay)
+          .as("ms from the %s to state %s", screen, expected)
+          .isLessThanOrEqualTo(SOON.toMillis());
+    }
+    return look;
+  }
+
+  /** The state stays {@code expected} for {@code span}: every look reports it. */
+  private void holds(String screen, String expected, Duration span) throws Exception {
+    long end = System.currentTimeMillis() + span.toMillis();
+    List<String> other = new ArrayList<>();
+    while (System.currentTimeMillis() < end) {
+      Look look = look();
+      if (!expected.equals(look.state())) {
+        other.add(look.state());
+      }
+      Thread.sleep(TICK_MILLIS);
+    }
+    table(screen, expected, other.isEmpty() ? expected : "also " + Set.copyOf(other), -1);
+    softly.assertThat(other).as("states other than %s on the %s", expected, screen).isEmpty();
+  }
+
+  /**
+   * Every look until the screen shows {@code until} must report {@code expected}; returns the look
+   * at which {@code until} showed.
+   */
+  private Look holdsUntil(String screen, String expected, Predicate<String> until, Duration timeout)
+      throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    List<String> other = new ArrayList<>();
+    int looks = 0;
+    while (true) {
+      Look look = look();
+      if (until.test(look.screen())) {
+        table(
+            screen,
+            expected,
+            other.isEmpty() ? expected : other.size() + "/" + looks + " looks " + Set.copyOf(other),
+            -1);
+        softly
+            .assertThat(other)
+            .as("states other than %s while %s (%d looks)", expected, screen, looks)
+            .isEmpty();
+        return look;
+      }
+      looks++;
+      if (!expected.equals(look.state())) {
+        other.add(look.state());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            screen + ": the screen never moved on within " + timeout + "; last:\n" + lastScreen);
+      }
+      Thread.sleep(TICK_MILLIS);
+    }
+  }
+
+  /** One line of the table on stderr: screen, expected, reported, delay. */
+  private static void table(String screen, String expected, String reported, long delayMillis) {
+    System.err.printf(
+        "gemini-real | %-34s | expected %-8s | reported %-22s | %s%n",
+        screen, expected, reported, delayMillis < 0 ? "-" : delayMillis + " ms");
+  }
+
+  private static Duration seconds(long n) {
+    return Duration.ofSeconds(n);
+  }
+
+  // --- processes ---
+
+  /** The pane's process and all its descendants, now. */
+  private List<ProcessHandle> paneTree() throws TmuxException {
+    List<ProcessHandle> tree = new ArrayList<>();
+    for (PaneInfo pane : tmux.listPanes()) {
+      if (pane.session().equals(id)) {
+        ProcessHandle.of(pane.pid())
+            .ifPresent(
+                root -> {
+                  tree.add(root);
+                  root.descendants().forEach(tree::add);
+                });
+      }
+    }
+    paneProcesses.addAll(tree);
+    return tree;
+  }
+
+  private void rememberPaneProcesses() {
+    try {
+      paneTree();
+    } catch (TmuxException e) {
+      // no tmux server left: what was seen before is all there is
+    }
+  }
+
+  /** Stops processes this test started that are still alive: SIGTERM, then SIGKILL. */
+  private static void stopSurvivors(Set<ProcessHandle> processes) throws InterruptedException {
+    List<ProcessHandle> alive = processes.stream().filter(ProcessHandle::isAlive).toList();
+    alive.forEach(ProcessHandle::destroy);
+    long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+    while (alive.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    alive.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
+  }
+
+  private static String describe(ProcessHandle process) {
+    return process.pid()
+        + " (parent "
+        + process.parent().map(p -> Long.toString(p.pid())).orElse("?")
+        + ") "
+        + process.info().commandLine().orElse("?");
+  }
+}
