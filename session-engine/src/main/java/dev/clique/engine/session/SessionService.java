@@ -35,6 +35,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,6 +67,12 @@ public final class SessionService implements AutoCloseable {
   private static final int START_CHECKS = 10;
 
   private static final long START_CHECK_MILLIS = 20;
+
+  /** How long a session's processes have after SIGTERM before SIGKILL. */
+  private static final long KILL_GRACE_NANOS = 1_500_000_000L;
+
+  /** The pause between a send's text and its Enter. */
+  static final long ENTER_GAP_MILLIS = 200;
 
   /** Most text one send types: one argument of tmux's, well under the kernel's 128 KiB. */
   static final int MAX_TEXT_BYTES = 65_536;
@@ -290,11 +299,19 @@ public final class SessionService implements AutoCloseable {
       } else {
         tmux.sendText(id, text == null ? "" : text);
         if (enter) {
+          if (text != null && !text.isEmpty()) {
+            // An Enter hard on the heels of text is part of the burst to a CLI's paste detection
+            // (Gemini CLI: within 30 ms, Codex: 60 ms) and becomes a newline, not a submit.
+            Thread.sleep(ENTER_GAP_MILLIS);
+          }
           tmux.sendKey(id, "Enter");
         }
       }
     } catch (TmuxException e) {
       throw new SessionException(SessionException.Kind.FAILED, e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SessionException(SessionException.Kind.FAILED, "interrupted before Enter", e);
     }
   }
 
@@ -619,12 +636,54 @@ public final class SessionService implements AutoCloseable {
     }
   }
 
+  /**
+   * Ends the session's whole process tree, not only its tmux session: a CLI may ignore the hangup
+   * tmux sends its pane (Gemini CLI's node and its re-executed child both do, and live on under
+   * init). The tree is taken before tmux lets go of it; what is left gets SIGTERM, then SIGKILL.
+   */
   private void quietKill(String id) {
+    List<ProcessHandle> tree = processTree(id);
     try {
       tmux.killSession(id);
     } catch (TmuxException e) {
       log.warn("tmux kill-session failed: {}", e.getMessage());
     }
+    tree.forEach(ProcessHandle::destroy);
+    long deadline = System.nanoTime() + KILL_GRACE_NANOS;
+    for (ProcessHandle process : tree) {
+      long left = deadline - System.nanoTime();
+      try {
+        if (left > 0) {
+          process.onExit().get(left, TimeUnit.NANOSECONDS);
+        }
+      } catch (TimeoutException | ExecutionException e) {
+        // still alive: killed below
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      if (process.isAlive()) {
+        log.info("pid {} of session {} outlived SIGTERM: killing it", process.pid(), id);
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  /** The pane's process and all its descendants, as they are now. */
+  private List<ProcessHandle> processTree(String id) {
+    SessionWatcher.Live live = watcher.snapshot().live().get(id);
+    if (live == null || live.pane() == null || live.pane().pid() <= 0) {
+      return List.of();
+    }
+    return ProcessHandle.of(live.pane().pid())
+        .map(
+            root -> {
+              List<ProcessHandle> all = new ArrayList<>();
+              all.add(root);
+              root.descendants().forEach(all::add);
+              return all;
+            })
+        .orElse(List.of());
   }
 
   private void quietRevoke(String id) {

@@ -62,6 +62,9 @@ public final class StateDetector {
    */
   static final long REPORT_QUIET_MILLIS = 30_000;
 
+  /** How soon a CLI that titles its terminal shows it works after input (Codex: ~0.1 s). */
+  static final long RETITLE_MILLIS = 500;
+
   private final Clock clock;
   private final Map<String, Pane> panes = new HashMap<>();
 
@@ -455,9 +458,9 @@ public final class StateDetector {
       return titleAskedSince;
     }
 
-    /** Something was typed a moment ago: it echoes, and the CLI may not have retitled yet. */
+    /** Something was typed a moment ago, and the CLI may not have retitled yet. */
     boolean typedRecently(long now) {
-      return inputAt >= 0 && now - inputAt <= BUSY_MILLIS;
+      return inputAt >= 0 && now - inputAt <= RETITLE_MILLIS;
     }
 
     Pane(CliDefinition cli) {
