@@ -1,0 +1,267 @@
+package dev.clique.conformance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Anthropic's Messages API ({@code POST /v1/messages}, streamed as server-sent events or answered
+ * whole) on loopback, for the real Claude Code started with {@code ANTHROPIC_BASE_URL} pointing
+ * here.
+ *
+ * <p>Only turns of the main conversation consume the script: requests that offer Claude Code's own
+ * {@code Bash} tool. Everything else Claude Code may ask is answered without touching it: a session
+ * title or other side request (no tools, a small model), {@code /v1/messages/count_tokens}, the
+ * {@code GET} connectivity check.
+ *
+ * <p>A {@link Step.Failure} fails the whole turn: Claude Code retries some errors (529 three times,
+ * 429, 500 and 401 up to ten times, with backoff), always with the same messages, and every such
+ * retry gets the same failure. The next turn (new messages) takes the next step. A 403 {@code
+ * permission_error} is not retried: it is the quickest way to an error screen.
+ */
+final class AnthropicModelServer extends ScriptedModelServer {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Claude Code's shell tool: offered in every request of the main conversation. */
+  static final String SHELL_TOOL = "Bash";
+
+  private final AtomicInteger ids = new AtomicInteger();
+  private Step.Failure failing;
+  private String failingMessages;
+
+  AnthropicModelServer() throws IOException {
+    super();
+  }
+
+  /** Whether {@code request} is a turn of the main conversation (it offers the Bash tool). */
+  static boolean isTurn(Received request) {
+    if (!request.method().equals("POST") || !pathOf(request).equals("/v1/messages")) {
+      return false;
+    }
+    try {
+      return offersShellTool(JSON.readTree(request.body()));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The requests that were turns of the main conversation, in the order received. */
+  List<Received> turns() {
+    return received().stream().filter(AnthropicModelServer::isTurn).toList();
+  }
+
+  @Override
+  protected void answer(HttpExchange exchange, Received request) throws IOException {
+    String path = pathOf(request);
+    if (!request.method().equals("POST")) {
+      // Claude Code's connectivity check (GET /api/hello) when non-essential traffic is allowed.
+      json(exchange, 200, "{}");
+      return;
+    }
+    if (path.equals("/v1/messages/count_tokens")) {
+      json(exchange, 200, "{\"input_tokens\": 1000}");
+      return;
+    }
+    if (!path.equals("/v1/messages")) {
+      json(exchange, 404, error("not_found_error", "no such endpoint: " + path));
+      return;
+    }
+    JsonNode body;
+    try {
+      body = JSON.readTree(request.body());
+    } catch (IOException e) {
+      json(exchange, 400, error("invalid_request_error", "the body is not JSON"));
+      return;
+    }
+    boolean stream = body.path("stream").asBoolean(false);
+    String model = body.path("model").asText("claude");
+    if (!offersShellTool(body)) {
+      reply(
+          exchange,
+          stream,
+          model,
+          List.of(text("Scripted side answer")),
+          "end_turn",
+          1,
+          Duration.ZERO);
+      return;
+    }
+    Step step = stepFor(body.path("messages").toString());
+    if (step instanceof Step.Text t) {
+      reply(exchange, stream, model, List.of(text(t.text())), "end_turn", 1, Duration.ZERO);
+    } else if (step instanceof Step.SlowText t) {
+      reply(exchange, stream, model, List.of(text(t.text())), "end_turn", t.pieces(), t.duration());
+    } else if (step instanceof Step.ShellCall call) {
+      ObjectNode input = JSON.createObjectNode();
+      input.put("command", call.command());
+      input.put("description", call.description());
+      reply(
+          exchange,
+          stream,
+          model,
+          List.of(toolUse(SHELL_TOOL, input)),
+          "tool_use",
+          1,
+          Duration.ZERO);
+    } else if (step instanceof Step.Failure failure) {
+      json(exchange, failure.status(), error(failure.type(), failure.message()));
+    }
+  }
+
+  /**
+   * The step for a turn: a retry of the turn that failed fails again; a new turn takes the next.
+   */
+  private synchronized Step stepFor(String messages) {
+    if (failing != null && messages.equals(failingMessages)) {
+      return failing;
+    }
+    Step step = nextStep();
+    if (step instanceof Step.Failure failure) {
+      failing = failure;
+      failingMessages = messages;
+    } else {
+      failing = null;
+      failingMessages = null;
+    }
+    return step;
+  }
+
+  /**
+   * Answers with {@code content}; streamed, a text block is split into {@code pieces} deltas and
+   * the whole stream spread over {@code duration}.
+   */
+  private void reply(
+      HttpExchange exchange,
+      boolean stream,
+      String model,
+      List<ObjectNode> content,
+      String stopReason,
+      int pieces,
+      Duration duration)
+      throws IOException {
+    String id = "msg_clique" + ids.incrementAndGet();
+    if (!stream) {
+      ObjectNode message = message(id, model, 20);
+      ArrayNode blocks = message.putArray("content");
+      content.forEach(blocks::add);
+      message.put("stop_reason", stopReason);
+      json(exchange, 200, JSON.writeValueAsString(message));
+      return;
+    }
+    List<String> events = new ArrayList<>();
+    ObjectNode start = JSON.createObjectNode().put("type", "message_start");
+    start.set("message", message(id, model, 1));
+    events.add(event(start));
+    for (int index = 0; index < content.size(); index++) {
+      ObjectNode block = content.get(index);
+      boolean isText = block.path("type").asText().equals("text");
+      ObjectNode opened = JSON.createObjectNode().put("type", "content_block_start");
+      opened.put("index", index);
+      ObjectNode empty = block.deepCopy();
+      if (isText) {
+        empty.put("text", "");
+      } else {
+        empty.putObject("input");
+      }
+      opened.set("content_block", empty);
+      events.add(event(opened));
+      if (isText) {
+        for (String piece : split(block.path("text").asText(), Math.max(1, pieces))) {
+          ObjectNode delta = JSON.createObjectNode().put("type", "text_delta").put("text", piece);
+          events.add(event(delta(index, delta)));
+        }
+      } else {
+        ObjectNode delta =
+            JSON.createObjectNode()
+                .put("type", "input_json_delta")
+                .put("partial_json", JSON.writeValueAsString(block.path("input")));
+        events.add(event(delta(index, delta)));
+      }
+      events.add(
+          event(JSON.createObjectNode().put("type", "content_block_stop").put("index", index)));
+    }
+    ObjectNode done = JSON.createObjectNode().put("type", "message_delta");
+    done.putObject("delta").put("stop_reason", stopReason).putNull("stop_sequence");
+    done.putObject("usage").put("output_tokens", 20);
+    events.add(event(done));
+    events.add(event(JSON.createObjectNode().put("type", "message_stop")));
+    sse(exchange, events, duration.dividedBy(events.size()));
+  }
+
+  private static ObjectNode message(String id, String model, int outputTokens) {
+    ObjectNode message = JSON.createObjectNode();
+    message.put("id", id).put("type", "message").put("role", "assistant").put("model", model);
+    message.putArray("content");
+    message.putNull("stop_reason").putNull("stop_sequence");
+    message.putObject("usage").put("input_tokens", 100).put("output_tokens", outputTokens);
+    return message;
+  }
+
+  private static ObjectNode text(String text) {
+    return JSON.createObjectNode().put("type", "text").put("text", text);
+  }
+
+  private ObjectNode toolUse(String name, ObjectNode input) {
+    ObjectNode block = JSON.createObjectNode().put("type", "tool_use");
+    block.put("id", String.format("toolu_clique%012d", ids.incrementAndGet()));
+    block.put("name", name);
+    block.set("input", input);
+    return block;
+  }
+
+  private static ObjectNode delta(int index, ObjectNode delta) {
+    ObjectNode event = JSON.createObjectNode().put("type", "content_block_delta");
+    event.put("index", index);
+    event.set("delta", delta);
+    return event;
+  }
+
+  /** One SSE frame, named by its {@code type} as Anthropic's stream names them. */
+  private static String event(ObjectNode data) throws IOException {
+    return "event: "
+        + data.path("type").asText()
+        + "\ndata: "
+        + JSON.writeValueAsString(data)
+        + "\n\n";
+  }
+
+  private static List<String> split(String text, int pieces) {
+    List<String> parts = new ArrayList<>();
+    int size = Math.max(1, (text.length() + pieces - 1) / pieces);
+    for (int i = 0; i < text.length(); i += size) {
+      parts.add(text.substring(i, Math.min(text.length(), i + size)));
+    }
+    if (parts.isEmpty()) {
+      parts.add("");
+    }
+    return parts;
+  }
+
+  private static String error(String type, String message) throws IOException {
+    ObjectNode error = JSON.createObjectNode().put("type", "error");
+    error.putObject("error").put("type", type).put("message", message);
+    return JSON.writeValueAsString(error);
+  }
+
+  private static boolean offersShellTool(JsonNode body) {
+    for (JsonNode tool : body.path("tools")) {
+      if (SHELL_TOOL.equals(tool.path("name").asText())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String pathOf(Received request) {
+    String path = request.path();
+    int query = path.indexOf('?');
+    return query < 0 ? path : path.substring(0, query);
+  }
+}
