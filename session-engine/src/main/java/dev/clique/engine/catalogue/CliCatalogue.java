@@ -125,6 +125,7 @@ public final class CliCatalogue {
               text(node, "transcript", base == null ? "" : base.transcript()),
               text(node, "hooks", base == null ? "" : base.hooks()),
               patterns(id, node, "waiting", base == null ? List.of() : base.waiting()),
+              patterns(id, node, "questions", base == null ? List.of() : base.questions()),
               patterns(id, node, "trust", base == null ? List.of() : base.trust()),
               patterns(id, node, "first_run", base == null ? List.of() : base.firstRun()),
               patterns(id, node, "errors", base == null ? List.of() : base.errors()),

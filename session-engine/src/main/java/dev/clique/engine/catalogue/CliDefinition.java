@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
  * @param hooks whose hook events the engine understands from this CLI ({@code claude}, {@code
  *     gemini}, ...) or {@code ""}
  * @param waiting patterns of its pane's last lines that ask a person for permission
+ * @param questions patterns of its last lines while it asks a question of its own (a choice)
  * @param trust patterns of its first-run question whether to trust the folder
  * @param firstRun patterns of its other first-run screens (a theme, a sign-in, a key to approve)
  * @param working patterns of its last lines while it works ({@code esc to interrupt})
@@ -34,6 +35,7 @@ public record CliDefinition(
     String transcript,
     String hooks,
     List<Pattern> waiting,
+    List<Pattern> questions,
     List<Pattern> trust,
     List<Pattern> firstRun,
     List<Pattern> errors,
@@ -48,6 +50,7 @@ public record CliDefinition(
     modes = List.copyOf(modes);
     modeArgs = List.copyOf(modeArgs);
     waiting = List.copyOf(waiting);
+    questions = List.copyOf(questions);
     trust = List.copyOf(trust);
     firstRun = List.copyOf(firstRun);
     errors = List.copyOf(errors);
@@ -67,7 +70,11 @@ public record CliDefinition(
 
   /** Whether this CLI has screens of its own that the pane is read for. */
   public boolean hasOwnScreens() {
-    return !waiting.isEmpty() || !trust.isEmpty() || !firstRun.isEmpty() || !working.isEmpty();
+    return !waiting.isEmpty()
+        || !questions.isEmpty()
+        || !trust.isEmpty()
+        || !firstRun.isEmpty()
+        || !working.isEmpty();
   }
 
   public boolean hasModes() {

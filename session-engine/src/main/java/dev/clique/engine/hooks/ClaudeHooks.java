@@ -48,7 +48,9 @@ final class ClaudeHooks implements HookDialect {
       case "PreToolUse", "PostToolUse" -> working(name + " " + tool(event));
       case "PermissionRequest" ->
           Optional.of(
-              waiting("permission", toolDetail(event), nowMillis, name + " " + tool(event)));
+              tool(event).equals("AskUserQuestion")
+                  ? waiting("question", question(event), nowMillis, name + " AskUserQuestion")
+                  : waiting("permission", toolDetail(event), nowMillis, name + " " + tool(event)));
       case "Notification" -> notification(event, nowMillis);
       case "Stop" -> Optional.of(new Report(SessionState.IDLE, null, StateSource.HOOK, name));
       case "StopFailure" -> {
@@ -88,6 +90,12 @@ final class ClaudeHooks implements HookDialect {
 
   private static String tool(JsonNode event) {
     return event.path("tool_name").asText("a tool");
+  }
+
+  /** The first question Claude asks with its AskUserQuestion tool. */
+  private static String question(JsonNode event) {
+    JsonNode first = event.path("tool_input").path("questions").path(0);
+    return first.path("question").asText("a question");
   }
 
   /** {@code Bash: python3 -c ...}: the tool and what it would do. */

@@ -18,6 +18,9 @@ public final class ScreenReader {
   /** Lines from the bottom where a CLI's own patterns count. */
   static final int CLI_WINDOW = 12;
 
+  /** A first-run screen fills the terminal: its patterns count this far up. */
+  static final int FIRST_RUN_WINDOW = 30;
+
   /** A question is short: a longer line ending in {@code ?} is prose. */
   static final int SHORT_QUESTION = 100;
 
@@ -72,10 +75,15 @@ public final class ScreenReader {
           List.of(
               Map.entry("trust", cli.trust()),
               Map.entry("first-run", cli.firstRun()),
-              Map.entry("permission", cli.waiting()))) {
-        own = find(lines, CLI_WINDOW, screen.getValue());
+              Map.entry("permission", cli.waiting()),
+              Map.entry("question", cli.questions()))) {
+        int window = screen.getKey().equals("first-run") ? FIRST_RUN_WINDOW : CLI_WINDOW;
+        own = find(lines, window, screen.getValue());
         if (own != null) {
           ownKind = screen.getKey();
+          if (ownKind.equals("question")) {
+            own = questionAbove(lines, own);
+          }
           break;
         }
       }
@@ -101,6 +109,21 @@ public final class ScreenReader {
       return new Reading(Reading.Kind.WAITING, waiting, last, isOwn ? ownKind : "question", isOwn);
     }
     return Reading.nothing(last);
+  }
+
+  /**
+   * A choice's footer matched ({@code Enter to select}): the question it answers is the nearest
+   * line above that ends in {@code ?}, when there is one among the last lines.
+   */
+  private static String questionAbove(List<String> lines, String footer) {
+    int top = Math.max(0, lines.size() - CLI_WINDOW);
+    for (int i = lines.size() - 1; i >= top; i--) {
+      String line = ScreenLines.unframed(lines.get(i));
+      if (line.endsWith("?") && line.length() <= SHORT_QUESTION) {
+        return saying(line);
+      }
+    }
+    return footer;
   }
 
   /** The index of the last line that starts an answer of {@code cli}'s, or -1. */

@@ -23,9 +23,10 @@ class StateDetectorTest {
   private long activity;
 
   private static CliDefinition cli(String id, List<Pattern> waiting, List<Pattern> errors) {
+    List<Pattern> none = List.of();
     return new CliDefinition(
-        id, id, id, List.of(), List.of(), List.of(), List.of(), "", "", waiting, List.of(),
-        List.of(), errors, List.of(), List.of(), List.of(), List.of());
+        id, id, id, List.of(), List.of(), List.of(), List.of(), "", "", waiting, none, none, none,
+        errors, none, none, none, none);
   }
 
   /** The pane as list-panes shows it; every call with {@code printed} moves its output mark. */
