@@ -342,7 +342,7 @@ class RealCodexIT {
         env.put("PATH", AgentClis.path());
         env.put("HOME", home.toString());
         env.put("CODEX_HOME", codexHome.toString());
-        env.put("CLIQUE_TEST_OPENAI_KEY", "sk-scripted-not-a-key");
+        env.put("SCRIPTED_OPENAI_KEY", "sk-scripted-not-a-key");
         for (String proxy : List.of("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")) {
           env.put(proxy, trap.url());
         }
@@ -372,7 +372,7 @@ class RealCodexIT {
           name = "Scripted"
           base_url = "%s"
           wire_api = "responses"
-          env_key = "CLIQUE_TEST_OPENAI_KEY"
+          env_key = "SCRIPTED_OPENAI_KEY"
           request_max_retries = 0
           stream_max_retries = 0
 
@@ -481,6 +481,11 @@ class RealCodexIT {
         // comes within a few tens of ms of typed text as part of a paste (a newline in the
         // composer). A second Enter on its own submits, so the later screens can still be seen.
         System.err.printf("[%s] workaround: a second Enter to submit %s%n", name, prompt);
+        System.err.printf(
+            "[%s] the model got %s; the pane shows:%n%s%n",
+            name,
+            model.received().stream().map(OpenAiModelServer::lastUserText).toList(),
+            screen());
         send(Map.of("key", "Enter"));
         assertThat(waitUntil(reached, Duration.ofSeconds(5)))
             .as("the prompt reached the model after the workaround Enter")

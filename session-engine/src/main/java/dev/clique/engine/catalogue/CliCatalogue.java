@@ -125,6 +125,11 @@ public final class CliCatalogue {
               text(node, "transcript", base == null ? "" : base.transcript()),
               text(node, "hooks", base == null ? "" : base.hooks()),
               patterns(id, node, "waiting", base == null ? List.of() : base.waiting()),
+              patterns(
+                  id,
+                  node,
+                  "permission_detail",
+                  base == null ? List.of() : base.permissionDetail()),
               patterns(id, node, "questions", base == null ? List.of() : base.questions()),
               patterns(id, node, "trust", base == null ? List.of() : base.trust()),
               patterns(id, node, "first_run", base == null ? List.of() : base.firstRun()),

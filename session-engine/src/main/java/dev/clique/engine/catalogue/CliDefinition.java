@@ -16,6 +16,8 @@ import java.util.regex.Pattern;
  * @param hooks whose hook events the engine understands from this CLI ({@code claude}, {@code
  *     gemini}, ...) or {@code ""}
  * @param waiting patterns of its pane's last lines that ask a person for permission
+ * @param permissionDetail patterns of the line that says what a permission is for, its command in
+ *     group 1 (or a tool in group 1 and its command in group 2)
  * @param questions patterns of its last lines while it asks a question of its own (a choice)
  * @param trust patterns of its first-run question whether to trust the folder
  * @param firstRun patterns of its other first-run screens (a theme, a sign-in, a key to approve)
@@ -35,6 +37,7 @@ public record CliDefinition(
     String transcript,
     String hooks,
     List<Pattern> waiting,
+    List<Pattern> permissionDetail,
     List<Pattern> questions,
     List<Pattern> trust,
     List<Pattern> firstRun,
@@ -50,6 +53,7 @@ public record CliDefinition(
     modes = List.copyOf(modes);
     modeArgs = List.copyOf(modeArgs);
     waiting = List.copyOf(waiting);
+    permissionDetail = List.copyOf(permissionDetail);
     questions = List.copyOf(questions);
     trust = List.copyOf(trust);
     firstRun = List.copyOf(firstRun);

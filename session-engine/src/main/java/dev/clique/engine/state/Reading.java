@@ -10,8 +10,10 @@ package dev.clique.engine.state;
  *     {@code question}, {@code error}), or {@code ""} when nothing is asked
  * @param own whether one of the CLI's own patterns matched: its own screens are specific enough to
  *     beat output that looks like work (a prompt that blinks while it waits)
+ * @param detail what a permission is asked for (the command on the screen), or {@code ""}
  */
-public record Reading(Kind kind, String line, String last, String attention, boolean own) {
+public record Reading(
+    Kind kind, String line, String last, String attention, boolean own, String detail) {
   /**
    * What a screen can say: nothing special, a question, an error, or (the CLI's own words) work.
    */
@@ -22,7 +24,12 @@ public record Reading(Kind kind, String line, String last, String attention, boo
     WORKING
   }
 
+  /** What {@code attention.detail} says: what is asked for, else the line it is stuck on. */
+  public String why() {
+    return detail.isEmpty() ? line : detail;
+  }
+
   public static Reading nothing(String last) {
-    return new Reading(Kind.NOTHING, "", last, "", false);
+    return new Reading(Kind.NOTHING, "", last, "", false, "");
   }
 }

@@ -3,6 +3,7 @@ package dev.clique.engine.state;
 import dev.clique.engine.catalogue.CliDefinition;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -65,7 +66,7 @@ public final class ScreenReader {
       ownError = error != null;
     }
     if (error != null) {
-      return new Reading(Reading.Kind.ERROR, error, last, "error", ownError);
+      return new Reading(Reading.Kind.ERROR, error, last, "error", ownError, "");
     }
     // The CLI's own screens are the specific ones: they name why it waits.
     String ownKind = "";
@@ -101,12 +102,14 @@ public final class ScreenReader {
     if (waiting == null && cli != null) {
       String working = find(lines, CLI_WINDOW, cli.working());
       if (working != null) {
-        return new Reading(Reading.Kind.WORKING, working, last, "", true);
+        return new Reading(Reading.Kind.WORKING, working, last, "", true, "");
       }
     }
     if (waiting != null) {
       boolean isOwn = own != null;
-      return new Reading(Reading.Kind.WAITING, waiting, last, isOwn ? ownKind : "question", isOwn);
+      String detail = isOwn && ownKind.equals("permission") ? permissionDetail(lines, cli) : "";
+      return new Reading(
+          Reading.Kind.WAITING, waiting, last, isOwn ? ownKind : "question", isOwn, detail);
     }
     return Reading.nothing(last);
   }
@@ -124,6 +127,27 @@ public final class ScreenReader {
       }
     }
     return footer;
+  }
+
+  /**
+   * What the permission is for, from the CLI's {@code permission_detail} patterns among the last
+   * lines: the first group, or {@code group 1: group 2} ({@code Shell: sleep 4}).
+   */
+  private static String permissionDetail(List<String> lines, CliDefinition cli) {
+    int top = Math.max(0, lines.size() - CLI_WINDOW);
+    for (Pattern pattern : cli.permissionDetail()) {
+      for (int i = lines.size() - 1; i >= top; i--) {
+        Matcher matcher = pattern.matcher(ScreenLines.unframed(lines.get(i)));
+        if (matcher.find() && matcher.groupCount() >= 1) {
+          String what =
+              matcher.groupCount() >= 2
+                  ? matcher.group(1) + ": " + matcher.group(2)
+                  : matcher.group(1);
+          return saying(what);
+        }
+      }
+    }
+    return "";
   }
 
   /** The index of the last line that starts an answer of {@code cli}'s, or -1. */

@@ -280,7 +280,11 @@ public final class StateDetector {
         return titled;
       }
     }
-    boolean busy = p.cli != null && p.cli.hasTitleStates() ? p.typedRecently(now) : p.busy(now);
+    // A CLI that says it works (its title, or a status line of its own) is believed: its output
+    // alone (a redraw, a blink, a clock) is not work. The others prove work by output.
+    boolean saysWhenItWorks =
+        p.cli != null && (p.cli.hasTitleStates() || !p.cli.working().isEmpty());
+    boolean busy = saysWhenItWorks ? p.typedRecently(now) : p.busy(now);
     if ((busy || ownWork) && !ownScreen) {
       String evidence =
           ownWork
@@ -313,7 +317,7 @@ public final class StateDetector {
           signal,
           saying,
           lastOutput,
-          new Attention(kind, saying, Math.max(0, since)),
+          new Attention(kind, fromSignal ? saying : reading.why(), Math.max(0, since)),
           source);
     }
     String quiet = reading.last().isEmpty() ? "quiet" : "quiet at: " + reading.last();
@@ -337,7 +341,7 @@ public final class StateDetector {
     String asked = match(p.cli.titleWaiting(), title);
     if (asked != null) {
       String detail =
-          ownScreen && reading.kind() == Reading.Kind.WAITING ? reading.line() : title.strip();
+          ownScreen && reading.kind() == Reading.Kind.WAITING ? reading.why() : title.strip();
       return new Verdict(
           SessionState.WAITING,
           false,
