@@ -166,6 +166,15 @@ public final class StateDetector {
     if (p == null) {
       return;
     }
+    Report held = p.report;
+    if (held != null
+        && held.state() == SessionState.WAITING
+        && report.state() == SessionState.WAITING
+        && held.attention() != null
+        && report.attention() != null
+        && held.attention().kind().equals(report.attention().kind())) {
+      return; // the same question again, in vaguer words (a late notification): the first holds
+    }
     p.report = report;
     p.reportAt = clock.millis();
   }

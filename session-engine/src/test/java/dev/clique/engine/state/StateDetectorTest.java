@@ -396,4 +396,20 @@ class StateDetectorTest {
     assertThat(verdict.attention()).isEqualTo(new Attention("question", "Proceed (y/n)?", shown));
     assertThat(verdict.source()).isEqualTo(new StateSource("pane", "Proceed (y/n)?"));
   }
+
+  @Test
+  void aLateVaguerReportOfTheSameQuestionKeepsTheFirstsDetail() {
+    startAgent();
+    detector.report(
+        "a", report(SessionState.WAITING, "permission", "Bash: ls", "PermissionRequest Bash"));
+    clock.advanceMillis(6_000);
+    detector.report(
+        "a",
+        report(
+            SessionState.WAITING,
+            "permission",
+            "Claude needs your permission",
+            "Notification permission_prompt"));
+    assertThat(detector.verdict("a").attention().detail()).isEqualTo("Bash: ls");
+  }
 }
