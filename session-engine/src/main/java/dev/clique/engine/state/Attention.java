@@ -17,16 +17,8 @@ public record Attention(String kind, String detail, long sinceMillis) {
     detail = clip(detail == null ? "" : detail.strip());
   }
 
-  /** At most {@value #DETAIL_MAX} characters, never half a surrogate pair, on one line. */
+  /** At most {@value #DETAIL_MAX} characters on one line, never half a surrogate pair. */
   static String clip(String text) {
-    String line = text.replaceAll("\\s+", " ");
-    if (line.length() <= DETAIL_MAX) {
-      return line;
-    }
-    int end = DETAIL_MAX;
-    if (Character.isHighSurrogate(line.charAt(end - 1))) {
-      end--;
-    }
-    return line.substring(0, end);
+    return ScreenReader.clip(text.replaceAll("\\s+", " "), DETAIL_MAX);
   }
 }

@@ -165,11 +165,15 @@ public final class ScreenReader {
 
   /** The line shown as {@code saying}: without its frame, at most 200 characters. */
   static String saying(String line) {
-    String text = ScreenLines.unframed(line);
-    if (text.length() <= SAYING_MAX) {
+    return clip(ScreenLines.unframed(line), SAYING_MAX);
+  }
+
+  /** At most {@code max} characters, never half a surrogate pair. */
+  static String clip(String text, int max) {
+    if (text.length() <= max) {
       return text;
     }
-    int end = SAYING_MAX;
+    int end = max;
     if (Character.isHighSurrogate(text.charAt(end - 1))) {
       end--;
     }

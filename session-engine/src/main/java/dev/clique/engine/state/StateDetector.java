@@ -299,14 +299,8 @@ public final class StateDetector {
           ownWork
               ? "the screen says it works"
               : p.shell && p.commandRunning ? "a command in the foreground" : "output";
-      return new Verdict(
-          SessionState.WORKING,
-          true,
-          signal,
-          "",
-          lastOutput,
-          null,
-          new StateSource(StateSource.PANE, prefix + evidence));
+      return Verdict.working(
+          signal, lastOutput, new StateSource(StateSource.PANE, prefix + evidence));
     }
     boolean error = signal == Signal.ERROR || reading.kind() == Reading.Kind.ERROR;
     boolean waiting = signal == Signal.WAITING || reading.kind() == Reading.Kind.WAITING;
@@ -361,14 +355,8 @@ public final class StateDetector {
           new StateSource(StateSource.PANE, "title: " + asked));
     }
     if (match(p.cli.titleWorking(), title) != null && !ownScreen) {
-      return new Verdict(
-          SessionState.WORKING,
-          true,
-          signal,
-          "",
-          lastOutput,
-          null,
-          new StateSource(StateSource.PANE, "title: working"));
+      return Verdict.working(
+          signal, lastOutput, new StateSource(StateSource.PANE, "title: working"));
     }
     return null;
   }

@@ -29,4 +29,9 @@ public record Verdict(
           0,
           null,
           new StateSource(StateSource.PROCESS, "no tmux session"));
+
+  /** Working, as {@code source} says. */
+  static Verdict working(Signal signal, long lastOutputMillis, StateSource source) {
+    return new Verdict(SessionState.WORKING, true, signal, "", lastOutputMillis, null, source);
+  }
 }
