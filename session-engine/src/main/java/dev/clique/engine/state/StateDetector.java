@@ -62,8 +62,11 @@ public final class StateDetector {
    */
   static final long REPORT_QUIET_MILLIS = 30_000;
 
-  /** How soon a CLI that titles its terminal shows it works after input (Codex: ~0.1 s). */
-  static final long RETITLE_MILLIS = 500;
+  /**
+   * After input, how long a CLI that says when it works may take to say so (Codex retitles in ~0.1
+   * s), and to take down a question it was answered (Gemini CLI: ~0.4 s): input is work meanwhile.
+   */
+  static final long INPUT_SETTLE_MILLIS = 600;
 
   private final Clock clock;
   private final Map<String, Pane> panes = new HashMap<>();
@@ -269,9 +272,15 @@ public final class StateDetector {
     // The CLI's own question, on a screen taken since the last input: it beats output that only
     // looks like work (a bullet that blinks while it waits) and a hook that said "working".
     boolean fresh = reading.own() && p.screenAt > p.inputAt;
+    // A question answered a moment ago may still be drawn: only a later screen asks it again.
     boolean ownScreen =
-        fresh && (reading.kind() == Reading.Kind.WAITING || reading.kind() == Reading.Kind.ERROR);
+        fresh
+            && (p.inputAt < 0 || p.screenAt > p.inputAt + INPUT_SETTLE_MILLIS)
+            && (reading.kind() == Reading.Kind.WAITING || reading.kind() == Reading.Kind.ERROR);
     boolean ownWork = fresh && reading.kind() == Reading.Kind.WORKING;
+    if (reading.own() && !ownScreen && !ownWork) {
+      reading = Reading.nothing(reading.last()); // its own words, but not (or no longer) current
+    }
     Report report = p.report;
     String staleReport = null;
     if (report != null) {
@@ -461,7 +470,7 @@ public final class StateDetector {
 
     /** Something was typed a moment ago, and the CLI may not have retitled yet. */
     boolean typedRecently(long now) {
-      return inputAt >= 0 && now - inputAt <= RETITLE_MILLIS;
+      return inputAt >= 0 && now - inputAt <= INPUT_SETTLE_MILLIS;
     }
 
     Pane(CliDefinition cli) {
