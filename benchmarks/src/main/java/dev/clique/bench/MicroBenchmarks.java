@@ -63,7 +63,8 @@ public class MicroBenchmarks {
               "main",
               i % 4,
               null,
-              new SessionView.SourceView("hook", "Stop")));
+              new SessionView.SourceView("hook", "Stop"),
+              null));
     }
     claudeHome = Files.createTempDirectory("clique-micro-");
     Path file = claudeHome.resolve("projects").resolve("-home-dev-app").resolve(ID + ".jsonl");

@@ -295,8 +295,9 @@ class RealClaudeCodeIT {
     return shows("? for shortcuts").and(busy().negate());
   }
 
+  /** The CLI's process ended: the pane is gone, or tmux keeps it dead with its last screen. */
   private static Predicate<Sample> paneGone() {
-    return sample -> sample.screen() == null;
+    return sample -> sample.screen() == null || Tmux.showsDeadPane(sample.screen());
   }
 
   private static String row(

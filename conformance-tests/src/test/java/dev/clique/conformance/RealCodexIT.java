@@ -270,11 +270,19 @@ class RealCodexIT {
       Observation exit =
           rig.observe(
               "exit: Codex exits at start",
-              screen -> !rig.tmuxSessionExists(),
+              screen -> !rig.tmuxSessionExists() || Tmux.showsDeadPane(screen),
               "stopped",
               Duration.ofSeconds(20),
               Duration.ofSeconds(5));
       exit.check(soft);
+      JsonNode stopped = rig.session();
+      soft.assertThat(stopped.path("exit_status").isInt())
+          .as("a CLI that exited says how: %s", stopped)
+          .isTrue();
+      soft.assertThat(
+              rig.state("/api/sessions/" + rig.id + "/peek?lines=20").path("lines").toString())
+          .as("its last screen stays readable")
+          .contains("config.toml");
     }
     soft.assertAll();
   }

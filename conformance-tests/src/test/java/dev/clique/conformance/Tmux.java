@@ -55,6 +55,14 @@ final class Tmux {
         run(socket, "display-message", "-p", "-t", "=" + session + ":", "#{pane_pid}").strip());
   }
 
+  /**
+   * Whether a captured screen is a dead pane's: tmux keeps the pane of a process that ended ({@code
+   * remain-on-exit}) with its last screen, and says so on its bottom line.
+   */
+  static boolean showsDeadPane(String screen) {
+    return screen != null && screen.contains("Pane is dead (status ");
+  }
+
   /** Stops the tmux server on a socket this suite made; never called on {@code clique}. */
   static void killServer(String socket) throws IOException, InterruptedException {
     if (socket.equals("clique") || socket.equals("default")) {

@@ -389,6 +389,7 @@ public final class SessionService implements AutoCloseable {
         catalogue.find(record.cli()).orElseThrow(() -> bad("unknown CLI: " + record.cli()));
     Path binary =
         catalogue.resolve(cli).orElseThrow(() -> bad("CLI " + cli.id() + " is not installed"));
+    quietKill(id); // the dead pane tmux kept of its last run
     launch(record, cli, binary, true);
     watcher.refreshNow();
   }
@@ -427,6 +428,9 @@ public final class SessionService implements AutoCloseable {
   public PaneLines peek(String id, int lines) throws SessionException {
     requireRecord(id);
     SessionWatcher.Live live = watcher.snapshot().live().get(id);
+    if (live != null && live.pane() != null && live.pane().dead()) {
+      return lastScreen(id, lines);
+    }
     if (live == null || !live.alive()) {
       captures.remove(id);
       return PaneLines.stopped();
@@ -454,6 +458,16 @@ public final class SessionService implements AutoCloseable {
     List<String> text = PaneText.lastLines(captured, lines);
     captures.put(id, new Capture(live.pane(), looks, lines, text));
     return new PaneLines(text, true, activity);
+  }
+
+  /** What a session that died showed last (tmux keeps its dead pane until it is stopped). */
+  private PaneLines lastScreen(String id, int lines) {
+    try {
+      String captured = tmux.capturePane(id, Math.max(lines * PEEK_HISTORY_FACTOR, 100));
+      return new PaneLines(PaneText.lastLines(captured, lines), false, 0);
+    } catch (TmuxException e) {
+      return PaneLines.stopped();
+    }
   }
 
   /**
@@ -584,6 +598,14 @@ public final class SessionService implements AutoCloseable {
     boolean alive = live != null && live.alive();
     Verdict verdict = live == null ? Verdict.STOPPED : live.verdict();
     GitStatus git = snapshot.git().getOrDefault(record.cwd(), GitStatus.NONE);
+    // tmux keeps a dead pane: how its process ended, and its last screen, stay readable.
+    boolean dead = live != null && live.pane() != null && live.pane().dead();
+    Integer exitStatus = dead && live.pane().exitStatus() >= 0 ? live.pane().exitStatus() : null;
+    SessionView.SourceView source =
+        dead
+            ? new SessionView.SourceView(
+                "process", exitStatus == null ? "exited" : "exited with status " + exitStatus)
+            : new SessionView.SourceView(verdict.source().authority(), verdict.source().evidence());
     return new SessionView(
         record.id(),
         record.name(),
@@ -613,7 +635,8 @@ public final class SessionService implements AutoCloseable {
                 verdict.attention().kind(),
                 verdict.attention().detail(),
                 seconds(verdict.attention().sinceMillis())),
-        new SessionView.SourceView(verdict.source().authority(), verdict.source().evidence()));
+        source,
+        exitStatus);
   }
 
   private static double seconds(long millis) {
@@ -672,8 +695,8 @@ public final class SessionService implements AutoCloseable {
   /** The pane's process and all its descendants, as they are now. */
   private List<ProcessHandle> processTree(String id) {
     SessionWatcher.Live live = watcher.snapshot().live().get(id);
-    if (live == null || live.pane() == null || live.pane().pid() <= 0) {
-      return List.of();
+    if (live == null || !live.alive() || live.pane().pid() <= 0) {
+      return List.of(); // a dead pane's pid may be another process's by now
     }
     return ProcessHandle.of(live.pane().pid())
         .map(

@@ -29,7 +29,8 @@ public record SessionView(
     @JsonProperty("branch") String branch,
     @JsonProperty("dirty") int dirty,
     @JsonProperty("attention") AttentionView attention,
-    @JsonProperty("state_source") SourceView stateSource) {
+    @JsonProperty("state_source") SourceView stateSource,
+    @JsonProperty("exit_status") Integer exitStatus) {
 
   /** Why a person is needed: {@code since} in unix seconds. */
   public record AttentionView(

@@ -6,6 +6,8 @@ package dev.clique.engine.tmux;
  * @param command the pane's foreground command, as tmux names it
  * @param activity unix seconds of the last output in the window (tmux keeps whole seconds)
  * @param pid the pid of the process the pane started
+ * @param exitStatus how the pane's process ended, once it is dead (tmux keeps a dead pane, its last
+ *     screen readable); -1 while it runs or when tmux does not say
  * @param historySize lines scrolled into the pane's history
  * @param cursorX cursor column
  * @param cursorY cursor row
@@ -20,6 +22,7 @@ public record PaneInfo(
     boolean attached,
     long pid,
     boolean dead,
+    int exitStatus,
     long historySize,
     int cursorX,
     int cursorY,
@@ -36,6 +39,7 @@ public record PaneInfo(
         false,
         pid,
         false,
+        -1,
         0,
         0,
         0,

@@ -29,7 +29,7 @@ public final class TmuxProcess implements Tmux {
   public static final int ROWS = 50;
   private static final int HISTORY = 50_000;
   private static final String FIELD = "\u001f"; // unit separator: cannot appear in the fields
-  private static final int PANE_FIELDS = 12;
+  private static final int PANE_FIELDS = 13;
   // The title comes last: it is the one field a program chooses, so it may hold anything.
   private static final String PANE_FORMAT =
       String.join(
@@ -42,6 +42,7 @@ public final class TmuxProcess implements Tmux {
           "#{session_attached}",
           "#{pane_pid}",
           "#{pane_dead}",
+          "#{pane_dead_status}",
           "#{history_size}",
           "#{cursor_x}",
           "#{cursor_y}",
@@ -143,6 +144,12 @@ public final class TmuxProcess implements Tmux {
                 "-g",
                 "visual-bell",
                 "off",
+                ";",
+                // A CLI that dies keeps its last screen (and tmux its exit status) until stopped.
+                "set-option",
+                "-g",
+                "remain-on-exit",
+                "on",
                 ";"));
     // The session's own variables (its token among them) travel in this client's environment, not
     // in its argv: tmux copies the names update-environment lists into the new session only. A
@@ -250,10 +257,11 @@ public final class TmuxProcess implements Tmux {
               parseLong(f[5]) > 0,
               parseLong(f[6]),
               "1".equals(f[7]),
-              parseLong(f[8]),
-              (int) parseLong(f[9]),
+              "1".equals(f[7]) && !f[8].isBlank() ? (int) parseLong(f[8]) : -1,
+              parseLong(f[9]),
               (int) parseLong(f[10]),
-              f[11]));
+              (int) parseLong(f[11]),
+              f[12]));
     }
     return panes;
   }

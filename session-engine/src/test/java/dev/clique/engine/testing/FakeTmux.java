@@ -156,6 +156,7 @@ public final class FakeTmux implements Tmux {
               false,
               pane.pid,
               false,
+              -1,
               pane.historySize,
               0,
               pane.cursorY,

@@ -20,12 +20,13 @@ class TmuxProcessTest {
                 "1",
                 "42",
                 "0",
+                "",
                 "7",
                 "3",
                 "4",
                 "title " + F + " with separator")
             + "\n"
-            + String.join(F, "abc", "vim", "1", "80", "24", "0", "43", "0", "0", "0", "0", "")
+            + String.join(F, "abc", "vim", "1", "80", "24", "0", "43", "0", "", "0", "0", "0", "")
             + "\n"
             + "garbage\n";
     assertThat(TmuxProcess.parsePanes(listing))
@@ -39,10 +40,20 @@ class TmuxProcessTest {
                 true,
                 42,
                 false,
+                -1,
                 7,
                 3,
                 4,
                 "title " + F + " with separator"));
+  }
+
+  @Test
+  void aDeadPaneSaysHowItsProcessEnded() {
+    String listing =
+        String.join(F, "abc", "claude", "1", "200", "50", "0", "43", "1", "2", "9", "0", "3", "");
+    PaneInfo pane = TmuxProcess.parsePanes(listing).get(0);
+    assertThat(pane.dead()).isTrue();
+    assertThat(pane.exitStatus()).isEqualTo(2);
   }
 
   @Test
