@@ -270,7 +270,7 @@ class RealCodexIT {
       Observation exit =
           rig.observe(
               "exit: Codex exits at start",
-              screen -> !rig.tmuxSessionExists() || Tmux.showsDeadPane(screen),
+              screen -> !rig.tmuxSessionExists() || Tmux.paneDead(rig.engine.socket, rig.id),
               "stopped",
               Duration.ofSeconds(20),
               Duration.ofSeconds(5));

@@ -235,7 +235,8 @@ class RealGeminiCliIT {
     // Gemini CLI refuses a settings file it cannot parse: it prints the error and exits 52.
     start("{ \"security\": { not json");
     Look gone =
-        awaitScreen("CLI exited at start", s -> s.isEmpty() || Tmux.showsDeadPane(s), STARTUP);
+        awaitScreen(
+            "CLI exited at start", s -> s.isEmpty() || Tmux.paneDead(engine.socket, id), STARTUP);
     expectState("CLI exited at start", gone, "stopped");
   }
 

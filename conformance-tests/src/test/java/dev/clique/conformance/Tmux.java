@@ -55,12 +55,18 @@ final class Tmux {
         run(socket, "display-message", "-p", "-t", "=" + session + ":", "#{pane_pid}").strip());
   }
 
-  /**
-   * Whether a captured screen is a dead pane's: tmux keeps the pane of a process that ended ({@code
-   * remain-on-exit}) with its last screen, and says so on its bottom line.
-   */
-  static boolean showsDeadPane(String screen) {
-    return screen != null && screen.contains("Pane is dead (status ");
+  /** Whether the session's pane is dead: its process ended and tmux keeps the pane. */
+  static boolean paneDead(String socket, String session) {
+    try {
+      return run(socket, "display-message", "-p", "-t", "=" + session + ":", "#{pane_dead}")
+          .strip()
+          .equals("1");
+    } catch (IOException e) {
+      return false; // no such session (any more)
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
   }
 
   /** Stops the tmux server on a socket this suite made; never called on {@code clique}. */

@@ -46,14 +46,8 @@ class DeadPaneIT {
 
   @Test
   void aCliThatExitsAtOnceIsStoppedWithItsStatusAndItsLastScreen() throws Exception {
-    HttpResponse<String> created =
-        engine.send(
-            "POST",
-            "/api/sessions",
-            operator,
-            "{\"cli\":\"dies\",\"cwd\":\"" + home + "\",\"name\":\"dies\"}");
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    String id = JSON.readTree(created.body()).path("id").asText();
+    String id = engine.create(operator, "dies", home, "dies");
+
     JsonNode session = eventuallyStopped(id);
     assertThat(session.path("alive").asBoolean()).isFalse();
     // tmux 3.3a now and then keeps a dead pane without the status it reaped: then none is said.

@@ -53,14 +53,7 @@ class HookRouteIT {
   }
 
   private static String create(String cli) throws Exception {
-    HttpResponse<String> created =
-        engine.send(
-            "POST",
-            "/api/sessions",
-            operator,
-            "{\"cli\":\"" + cli + "\",\"cwd\":\"" + home + "\",\"name\":\"" + cli + "\"}");
-    assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-    return JSON.readTree(created.body()).path("id").asText();
+    return engine.create(operator, cli, home, cli);
   }
 
   private static HttpResponse<String> hook(String id, String token, String body) throws Exception {

@@ -1,5 +1,6 @@
 package dev.clique.engine.testing;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.Engine;
 import dev.clique.engine.token.Scope;
 import java.io.IOException;
@@ -23,6 +24,8 @@ import java.util.UUID;
  * helpers. Closing it stops the engine and kills only its own tmux server.
  */
 public final class TestEngine implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   public final Engine engine;
   public final Path home;
   public final String socket;
@@ -58,6 +61,21 @@ public final class TestEngine implements AutoCloseable {
   public HttpResponse<String> send(String method, String path, String token, String body)
       throws IOException, InterruptedException {
     return new Http(url()).send(method, path, token, body);
+  }
+
+  /** Starts a session of {@code cli} in {@code cwd} through the API; fails unless it is 201. */
+  public String create(String token, String cli, Path cwd, String name)
+      throws IOException, InterruptedException {
+    HttpResponse<String> created =
+        send(
+            "POST",
+            "/api/sessions",
+            token,
+            "{\"cli\":\"" + cli + "\",\"cwd\":\"" + cwd + "\",\"name\":\"" + name + "\"}");
+    if (created.statusCode() != 201) {
+      throw new AssertionError("creating a " + cli + " session answered " + created.body());
+    }
+    return JSON.readTree(created.body()).path("id").asText();
   }
 
   /** JSON requests to an engine's base URL. */
