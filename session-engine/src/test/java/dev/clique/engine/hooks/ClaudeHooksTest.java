@@ -76,7 +76,7 @@ class ClaudeHooksTest {
   @Test
   void codexSendsTheSameShape() throws Exception {
     assertThat(read("codex/permission-request.json").orElseThrow().attention().detail())
-        .isEqualTo("Bash: echo approved > /work/marker.txt");
+        .isEqualTo("Bash: echo approved > /home/dev/marker.txt");
     assertThat(read("codex/stop.json").orElseThrow().state()).isEqualTo(SessionState.IDLE);
   }
 
