@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.testing.TestEngine;
 import dev.clique.engine.token.Scope;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import org.junit.jupiter.api.AfterAll;
@@ -30,12 +29,11 @@ class DeadPaneIT {
 
   @BeforeAll
   static void start() throws Exception {
-    Path cliqueHome = Files.createDirectories(home.resolve("home"));
-    Files.writeString(
-        cliqueHome.resolve("clis.toml"),
-        "[cli.dies]\ncommand = \"bash\"\n"
-            + "args = [\"--norc\", \"-c\", \"echo 'error: unable to start, no config'; sleep 0.3; exit 3\"]\n");
-    engine = TestEngine.start(cliqueHome);
+    engine =
+        TestEngine.startWithClis(
+            home,
+            "[cli.dies]\ncommand = \"bash\"\n"
+                + "args = [\"--norc\", \"-c\", \"echo 'error: unable to start, no config'; sleep 0.3; exit 3\"]\n");
     operator = engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), "");
   }
 

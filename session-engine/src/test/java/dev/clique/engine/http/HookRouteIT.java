@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.testing.TestEngine;
 import dev.clique.engine.token.Scope;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
@@ -34,12 +33,11 @@ class HookRouteIT {
 
   @BeforeAll
   static void start() throws Exception {
-    Path cliqueHome = Files.createDirectories(home.resolve("home"));
-    Files.writeString(
-        cliqueHome.resolve("clis.toml"),
-        "[cli.hooked]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n"
-            + "hooks = \"claude\"\n");
-    engine = TestEngine.start(cliqueHome);
+    engine =
+        TestEngine.startWithClis(
+            home,
+            "[cli.hooked]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n"
+                + "hooks = \"claude\"\n");
     operator = engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), "");
     hooked = create("hooked");
     other = create("shell");

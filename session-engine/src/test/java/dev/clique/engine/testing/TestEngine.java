@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -48,6 +49,13 @@ public final class TestEngine implements AutoCloseable {
   public static TestEngine start(Path home) throws IOException {
     String socket = "clique-test-" + UUID.randomUUID();
     return new TestEngine(Engine.start(env(home, socket), "127.0.0.1", 0, true), home, socket);
+  }
+
+  /** An engine on a new home under {@code dir} whose {@code clis.toml} is {@code clis}. */
+  public static TestEngine startWithClis(Path dir, String clis) throws IOException {
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Files.writeString(home.resolve("clis.toml"), clis);
+    return start(home);
   }
 
   public String url() {
