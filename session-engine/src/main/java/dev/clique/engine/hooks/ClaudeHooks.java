@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.state.Attention;
 import dev.clique.engine.state.Report;
 import dev.clique.engine.state.SessionState;
@@ -18,7 +19,7 @@ import java.util.Optional;
  * environment by name, so no program runs and no token is written anywhere.
  */
 final class ClaudeHooks implements HookDialect {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = EngineJson.mapper();
 
   /** The events that tell a state; the tool events take a matcher. */
   private static final List<String> EVENTS =

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.session.NewSession;
 import dev.clique.engine.session.PaneLines;
 import dev.clique.engine.session.SessionException;
@@ -77,7 +78,7 @@ public final class ApiHandler extends Handler.Abstract {
   private final Clock clock;
   private final String version;
   private final long startedMillis;
-  private final ObjectMapper json = new ObjectMapper().registerModule(PlainNumbers.module());
+  private final ObjectMapper json = EngineJson.mapper();
   private final WaitQuota waitQuota = WaitQuota.forDescriptors(maxDescriptors());
   private final HangUpWatch hangUps = HangUpWatch.system();
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.hooks.HookDialect;
+import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.state.Attention;
 import dev.clique.engine.state.Report;
 import dev.clique.engine.state.SessionState;
@@ -52,7 +53,7 @@ public final class SessionService implements AutoCloseable {
   /** Peek reads this many history lines per line asked for: blank and frame lines drop out. */
   private static final int PEEK_HISTORY_FACTOR = 4;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = EngineJson.mapper();
 
   /** Longest session name accepted: a name is a label, not a store. */
   static final int MAX_NAME = 200;

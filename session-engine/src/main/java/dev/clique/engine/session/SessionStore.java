@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.home.AtomicFile;
 import dev.clique.engine.home.FileStamp;
 import dev.clique.engine.home.HomeLock;
+import dev.clique.engine.json.EngineJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,7 +27,7 @@ public final class SessionStore {
   private static final TypeReference<List<SessionRecord>> ROWS = new TypeReference<>() {};
 
   private final Path file;
-  private final ObjectMapper json = new ObjectMapper();
+  private final ObjectMapper json = EngineJson.mapper();
   private static final long RECHECK_NANOS = 250_000_000L;
 
   private final Map<String, SessionRecord> records = new LinkedHashMap<>();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.home.AtomicFile;
 import dev.clique.engine.home.FileStamp;
 import dev.clique.engine.home.HomeLock;
+import dev.clique.engine.json.EngineJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ public final class TokenStore {
   private final Path file;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
-  private final ObjectMapper json = new ObjectMapper();
+  private final ObjectMapper json = EngineJson.mapper();
 
   private Map<String, Token> byHash = new LinkedHashMap<>();
   private FileStamp loadedStamp = FileStamp.NONE;

@@ -3,13 +3,17 @@ package dev.clique.engine.http;
 import static dev.clique.engine.testing.JsonShapes.assertSameShape;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.testing.TestEngine;
 import dev.clique.engine.token.Scope;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -70,6 +74,42 @@ class ContractIT {
     assertSameShape("state.version", expected.get("version"), state.get("version"));
     assertSameShape("state.sessions[1]", expected.at("/sessions/1"), state.at("/sessions/0"));
     assertSameShape("state.clis[0]", expected.at("/clis/0"), state.at("/clis/0"));
+  }
+
+  @Test
+  void numbersAreWrittenAsTheContractWritesThemNeverWithExponents() throws Exception {
+    String id = create();
+    String base = "/api/sessions/" + id;
+    for (String path :
+        new String[] {
+          "/api/state",
+          "/healthz",
+          base + "/peek?lines=5",
+          base + "/wait?for=idle,working,waiting,error&timeout=1",
+          base + "/transcript"
+        }) {
+      HttpResponse<String> response = engine.send("GET", path, readOnly, null);
+      assertThat(response.statusCode()).as(path).isEqualTo(200);
+      assertThat(numbersIn(response.body()))
+          .as(path)
+          .allSatisfy(number -> assertThat(number).as(path).matches("-?\\d+(\\.\\d+)?"));
+    }
+    assertThat(numbersIn(engine.send("GET", "/api/state", readOnly, null).body()))
+        .as("created and activity are seconds with their fraction")
+        .anyMatch(number -> number.matches("\\d{10}\\.\\d+"));
+  }
+
+  /** Every number of a JSON text, as the text wrote it. */
+  private static List<String> numbersIn(String text) throws Exception {
+    List<String> numbers = new ArrayList<>();
+    try (JsonParser parser = JSON.getFactory().createParser(text)) {
+      for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+        if (token.isNumeric()) {
+          numbers.add(parser.getText());
+        }
+      }
+    }
+    return numbers;
   }
 
   @Test

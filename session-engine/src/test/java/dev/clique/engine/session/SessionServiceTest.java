@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.testing.FakeTmux;
 import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.tmux.Foreground;
@@ -192,7 +193,7 @@ class SessionServiceTest {
     run(3_000);
     List<SessionView> first = service.sessions();
     assertThat(service.sessions()).as("nothing changed").isSameAs(first);
-    ObjectMapper json = new ObjectMapper();
+    ObjectMapper json = EngineJson.mapper();
     assertThat(json.writeValueAsString(Map.of("sessions", first)))
         .isEqualTo(json.writeValueAsString(Map.of("sessions", new ArrayList<>(first))));
 

@@ -1,4 +1,4 @@
-package dev.clique.engine.http;
+package dev.clique.engine.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +8,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class PlainNumbersTest {
-  private final ObjectMapper json = new ObjectMapper().registerModule(PlainNumbers.module());
+  private final ObjectMapper json = EngineJson.mapper();
 
   @Test
   void timesAreWrittenAsPlainDecimalsLikeThePanelWritesThem() throws Exception {

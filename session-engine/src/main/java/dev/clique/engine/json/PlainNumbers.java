@@ -1,4 +1,4 @@
-package dev.clique.engine.http;
+package dev.clique.engine.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.SerializerProvider;

@@ -1,0 +1,19 @@
+package dev.clique.engine.json;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * The engine's one JSON policy, for its answers and its files alike: integers as integers, seconds
+ * with a fraction as plain decimals ({@code 1767171234.87}), never exponents.
+ */
+public final class EngineJson {
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().registerModule(PlainNumbers.module());
+
+  private EngineJson() {}
+
+  /** The shared mapper; configured once, so safe to use from any thread. */
+  public static ObjectMapper mapper() {
+    return MAPPER;
+  }
+}
