@@ -40,9 +40,14 @@ class CliqueCommandTest {
   }
 
   @Test
-  void versionNamesTheProject() {
+  void versionNamesTheProjectAndTheCommitItWasBuiltFrom() throws Exception {
     assertThat(run("--version")).isZero();
-    assertThat(out.toString()).startsWith("clique ");
+    assertThat(out.toString().strip())
+        .matches("clique \\S+ \\(commit [0-9a-f]{12}(, modified)?\\)");
+    Process git = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+    String head = new String(git.getInputStream().readAllBytes()).strip();
+    assertThat(git.waitFor()).as(head).isZero();
+    assertThat(out.toString()).contains("(commit " + head.substring(0, 12));
   }
 
   @Test

@@ -34,7 +34,8 @@ class LauncherIT {
       Files.createSymbolicLink(link, Launcher.script());
       try (Spawned version = run(home, link, "--version")) {
         assertThat(version.waitFor(Duration.ofSeconds(1))).isZero();
-        assertThat(version.stdout()).matches("clique \\S+\\n");
+        assertThat(version.stdout())
+            .matches("clique \\S+ \\(commit [0-9a-f]{12}(, modified)?\\)\\n");
       }
       try (Spawned noToken = run(home, link, "mcp")) {
         assertThat(noToken.waitFor(Duration.ofSeconds(1))).isEqualTo(1);
@@ -61,7 +62,7 @@ class LauncherIT {
     try (ThrowawayEngine home = ThrowawayEngine.prepare();
         Spawned version = run(home, Launcher.script(), "--version")) {
       assertThat(version.waitFor(Duration.ofSeconds(1))).as(version.stderr()).isZero();
-      assertThat(version.stdout()).matches("clique \\S+\\n");
+      assertThat(version.stdout()).matches("clique \\S+ \\(commit [0-9a-f]{12}(, modified)?\\)\\n");
       assertThat(version.stderr()).contains("building");
       assertThat(Files.getLastModifiedTime(jar)).isGreaterThan(built);
     } finally {
