@@ -22,6 +22,7 @@ public final class BenchmarkRunner {
         new ToolLatencyBenchmark(),
         new EngineBenchmark(),
         new ConversationBenchmark(),
+        new ReleaseBenchmark(),
         new JmhBenchmark());
   }
 

@@ -39,6 +39,8 @@ class BenchmarkRunnerIT {
         .contains("16 keep-alive connections")
         .contains("first read")
         .contains("JMH `jsonOfFiftySessions`")
+        .contains("release tarball")
+        .contains("cold start of `clique mcp --embedded` from the release")
         .contains("quick setting");
     long rows =
         report.lines().filter(line -> line.startsWith("| ") && line.contains(" ms |")).count();
