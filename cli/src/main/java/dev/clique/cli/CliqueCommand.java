@@ -13,7 +13,20 @@ import picocli.CommandLine.Command;
     exitCodeOnExecutionException = ExitCodes.NOT_CONFIGURED,
     versionProvider = VersionProvider.class,
     description = "Watch coding-agent sessions (Claude Code, Codex, Gemini, shells) in tmux.",
-    subcommands = {ServeCommand.class, McpCommand.class, TokenCommand.class, DoctorCommand.class})
+    subcommands = {
+      ServeCommand.class,
+      McpCommand.class,
+      NewCommand.class,
+      LsCommand.class,
+      AttachCommand.class,
+      PeekCommand.class,
+      LogCommand.class,
+      StopCommand.class,
+      StartCommand.class,
+      RmCommand.class,
+      TokenCommand.class,
+      DoctorCommand.class
+    })
 public final class CliqueCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 

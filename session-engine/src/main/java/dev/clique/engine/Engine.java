@@ -4,6 +4,7 @@ import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.home.CliqueHome;
 import dev.clique.engine.http.ApiHandler;
 import dev.clique.engine.http.HostGuard;
+import dev.clique.engine.http.OperatorSocket;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionStore;
 import dev.clique.engine.tmux.Tmux;
@@ -18,6 +19,7 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.unixdomain.server.UnixDomainServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,6 +107,9 @@ public final class Engine implements AutoCloseable {
     // Past half of the descriptors the process may hold, new connections wait in the backlog
     // instead of failing every answer with "too many open files".
     server.addBean(new NetworkConnectionLimit(connectionLimit(), connector));
+    // Only the engine that owns the home: an embedded one has no operator.
+    Optional<UnixDomainServerConnector> operator =
+        persistentTokens ? OperatorSocket.claim(server, home.operatorSocket()) : Optional.empty();
 
     String[] url = new String[1];
     SessionService sessions =
@@ -125,6 +131,9 @@ public final class Engine implements AutoCloseable {
           "the engine could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
     url[0] = "http://" + hostForUrl(host) + ":" + connector.getLocalPort();
+    if (operator.isPresent()) {
+      OperatorSocket.makePrivate(home.operatorSocket());
+    }
     if (persistentTokens) {
       sessions.adoptOrphans(); // only the engine that owns the home: never an embedded one
     }

@@ -43,6 +43,11 @@ public final class CliqueHome {
     return dir.resolve("clis.toml");
   }
 
+  /** The socket over which the user who owns the home reaches the engine as its operator. */
+  public Path operatorSocket() {
+    return dir.resolve("engine.sock");
+  }
+
   /**
    * Creates the directory if needed and makes it private to its owner (0700). A home this user did
    * not make for itself is refused, as sshd's StrictModes refuses one: a symbolic link, another
