@@ -409,7 +409,7 @@ public final class SessionService implements AutoCloseable {
    */
   public Map<String, String> paneEnvironment(String id, Set<String> names) {
     SessionWatcher.Live live = watcher.snapshot().live().get(id);
-    long pid = live == null ? 0 : live.pane().pid();
+    long pid = live == null || live.pane() == null ? 0 : live.pane().pid();
     PaneEnvironment known = environments.get(id);
     if (known != null && known.pid() == pid && known.names().equals(names)) {
       return known.values(); // a process's start environment never changes

@@ -1,8 +1,6 @@
 package dev.clique.engine.transcript;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.DirectoryIteratorException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Collections;
@@ -19,9 +17,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the conversation of a Claude Code, Codex or Gemini CLI session from the transcript file the
  * CLI writes: what the person typed and the assistant's prose, oldest first, consecutive turns of
- * one role merged by a blank line, at most the last 300 turns. Only the last MiB of a file is read,
- * however large it is, and an unchanged file is not read again. Thread-safe; keep one instance for
- * the engine's lifetime so its cache pays off.
+ * one role merged by a blank line, at most the last 300 turns. A file is read backwards from its
+ * end until it holds more than 300 turns, never further than 12 MiB from its end however large it
+ * is, and an unchanged file is not read again. Thread-safe; keep one instance for the engine's
+ * lifetime so its cache pays off.
  *
  * <p>A request that carries its session's environment is looked up where that environment sends the
  * CLI ({@link TranscriptRoots#forSession}); one without, under the roots given here.
@@ -123,7 +122,8 @@ public final class Transcripts {
         file = source.locator().locate(request);
       }
       return file.isEmpty() ? List.of() : tails.turns(source.reader(), file.get());
-    } catch (IOException | UncheckedIOException | DirectoryIteratorException e) {
+    } catch (IOException | RuntimeException e) {
+      // Whatever a file in the CLI's folders holds or does, the answer is what could be read.
       Log.LOG.debug("transcript of session {} not readable", request.sessionId(), e);
       return List.of();
     }

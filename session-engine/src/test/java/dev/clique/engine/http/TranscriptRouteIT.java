@@ -169,6 +169,13 @@ class TranscriptRouteIT {
 
         Files.delete(file);
         assertThat(turnsOf(http.send("GET", route, token, null))).as("gone").isEmpty();
+
+        // Once the CLI has exited, the environment it was started with still says where to look.
+        Files.writeString(file, text);
+        HttpResponse<String> killed =
+            http.send("POST", "/api/sessions/" + id + "/kill", token, "{}");
+        assertThat(killed.statusCode()).as(killed.body()).isEqualTo(200);
+        assertThat(turnsOf(http.send("GET", route, token, null))).as("after kill").hasSize(2);
       } finally {
         engine.sessions().tmux().killServer();
       }
