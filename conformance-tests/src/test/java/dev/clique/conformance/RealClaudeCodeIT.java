@@ -272,7 +272,7 @@ class RealClaudeCodeIT {
           .isEqualTo(RecordedConversation.expectedTurns(exchanges));
       rig.verify();
     } finally {
-      ThrowawayEngine.deleteTree(configDir);
+      Rig.quietlyDelete(configDir);
     }
   }
 

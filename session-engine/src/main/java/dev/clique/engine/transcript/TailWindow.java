@@ -71,6 +71,9 @@ final class TailWindow {
   /** Whether nothing before {@link #floor} counts: the file's start, or a reset. */
   private boolean settled;
 
+  /** How many turns the last fresh read held: growth past twice that reads afresh, to trim. */
+  private int freshTurns;
+
   private final ArrayDeque<Placed> entries = new ArrayDeque<>();
   private List<Turn> turns = List.of();
 
@@ -107,6 +110,7 @@ final class TailWindow {
       if (all != null && !enough(all, newSize)) {
         reached = -1;
       }
+      boolean readAfresh = reached < 0;
       long readSize = newSize;
       for (int tries = 0; reached < 0 && tries < FRESH_TRIES; tries++) {
         reached = fresh(channel, readSize);
@@ -115,7 +119,11 @@ final class TailWindow {
       if (reached < 0) {
         entries.clear(); // it keeps changing: nothing this time, read afresh next time
       }
-      turns = (reached < 0 ? reader.turns(List.of()) : reader.turns(held())).lastTurns();
+      if (readAfresh) {
+        all = reader.turns(held());
+        freshTurns = all.size();
+      }
+      turns = all.lastTurns();
       if (reached == newSize) {
         size = newSize;
         modified = newModified;
@@ -135,7 +143,7 @@ final class TailWindow {
    * many that memory is wasted), or everything that counts.
    */
   private boolean enough(TurnList all, long fileSize) {
-    if (all.size() > 2 * TurnList.MAX_TURNS) {
+    if (all.size() > 2 * Math.max(TurnList.MAX_TURNS, freshTurns)) {
       return false;
     }
     return all.size() > TurnList.MAX_TURNS || settled || floor <= limit(fileSize);

@@ -144,6 +144,32 @@ class TranscriptCacheTest {
   }
 
   @Test
+  void aFileWithFarMoreTurnsThanShownStillGrowsByItsNewBytesOnly() throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      lines.add(Lines.claudeUser("q" + i));
+      lines.add(Lines.claudeAssistant("m" + i, "a" + i));
+    }
+    Lines.write(file, lines);
+    assertThat(transcripts.turnsOf("claude", file)).hasSize(TurnList.MAX_TURNS);
+
+    for (int i = 0; i < 20; i++) {
+      String appended = Lines.claudeUser("new " + i) + "\n";
+      long before = transcripts.bytesRead();
+      Lines.append(file, appended);
+
+      List<Turn> turns = transcripts.turnsOf("claude", file);
+
+      assertThat(turns.get(turns.size() - 1).text()).endsWith("new " + i);
+      assertThat(transcripts.bytesRead() - before)
+          .as("append %d", i)
+          .isEqualTo(appended.length() + TailWindow.ANCHOR_BYTES);
+    }
+    assertThat(transcripts.turnsOf("claude", file))
+        .isEqualTo(new Transcripts(TestRoots.under(home)).turnsOf("claude", file));
+  }
+
+  @Test
   void growingStepByStepGivesWhatAFreshReadGives() throws IOException {
     // The answer depends only on the file as it is, however it was reached.
     Random random = new Random(42);
