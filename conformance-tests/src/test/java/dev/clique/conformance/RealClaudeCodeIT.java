@@ -218,6 +218,64 @@ class RealClaudeCodeIT {
     }
   }
 
+  /**
+   * {@code CLAUDE_CONFIG_DIR} is given to the pane alone (its command is {@code env
+   * CLAUDE_CONFIG_DIR=... claude}): the engine reads the conversation where Claude Code wrote it,
+   * prompt for prompt and answer for answer as its screen showed them.
+   */
+  @Test
+  void theConversationIsReadFromTheConfigDirOnlyThePaneWasGiven() throws Exception {
+    Path configDir = Files.createTempDirectory("clique-it-claude-config-");
+    String catalogue =
+        "[cli.claude]\ncommand = \"env\"\nargs = [\"CLAUDE_CONFIG_DIR="
+            + configDir
+            + "\", \""
+            + AgentClis.bin().resolve("claude")
+            + "\", \"--session-id\", \"{id}\", \"--settings\", \"{hook_settings}\"]\n";
+    String[][] exchanges = {
+      {"First prompt", "First answer."},
+      {"Second prompt", "Second answer."},
+      {"Third prompt", "Third answer."}
+    };
+    try (Rig rig = Rig.start("pane-config", Setup.READY, catalogue)) {
+      // With CLAUDE_CONFIG_DIR, Claude Code keeps its .claude.json there too.
+      Files.copy(rig.claudeHome.resolve(".claude.json"), configDir.resolve(".claude.json"));
+      long created = rig.create();
+      rig.expect("ready prompt", readyPrompt(), "idle", created, START);
+      for (String[] exchange : exchanges) {
+        rig.model.then(new Step.Text(exchange[1]));
+        rig.expect(
+            "answer: " + exchange[1],
+            readyPrompt().and(shows(exchange[1])),
+            "idle",
+            rig.send(exchange[0]),
+            TURN);
+      }
+      Path transcript =
+          configDir
+              .resolve("projects")
+              .resolve(rig.project.toString().replaceAll("[^A-Za-z0-9]", "-"))
+              .resolve(rig.id + ".jsonl");
+      assertThat(transcript).as("Claude Code's transcript under the pane's config dir").exists();
+      assertThat(rig.claudeHome.resolve(".claude/projects")).doesNotExist();
+      JsonNode turns =
+          RecordedConversation.turns(rig.engine, rig.admin, rig.id, 6, Duration.ofSeconds(10));
+      long lines = Files.readAllLines(transcript).size();
+      System.err.printf(
+          "claude-real | conversation turns: %d read by clique, %d in Claude Code's own view"
+              + " (%d prompts answered on its screen; %d records, %d bytes in its transcript)%n",
+          turns.size(), 2 * exchanges.length, exchanges.length, lines, Files.size(transcript));
+      RecordedConversation.keep(transcript, "claude-2.1.328-session.jsonl");
+      rig.softly
+          .assertThat(turns)
+          .as("the conversation, read under the CLAUDE_CONFIG_DIR only the pane had")
+          .isEqualTo(RecordedConversation.expectedTurns(exchanges));
+      rig.verify();
+    } finally {
+      Rig.quietlyDelete(configDir);
+    }
+  }
+
   @Test
   void anApiErrorIsAnErrorAndItsRetriesAreWork() throws Exception {
     try (Rig rig = Rig.start("api-error", Setup.READY, null)) {

@@ -64,6 +64,45 @@ class RealCodexIT {
   }
 
   @Test
+  @Timeout(value = 150, unit = TimeUnit.SECONDS)
+  void theConversationIsReadFromTheCodexHomeOnlyThePaneWasGiven() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    String[][] exchanges = {
+      {"First prompt", "First answer."},
+      {"Second prompt", "Second answer."},
+      {"Third prompt", "Third answer."}
+    };
+    try (Rig rig = Rig.start("pane-home", true, "", true)) {
+      rig.create("workspace-write");
+      rig.observe("pane-home: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
+          .check(soft);
+      for (String[] exchange : exchanges) {
+        rig.model.then(new Step.Text(exchange[1]));
+        rig.prompt(soft, exchange[0]);
+        rig.observe(
+                "pane-home: " + exchange[1],
+                screen -> screen.contains(exchange[1]) && Rig.readyPrompt(screen),
+                "idle",
+                Duration.ofSeconds(20),
+                Duration.ofSeconds(6))
+            .check(soft);
+      }
+      Path rollout = RecordedConversation.onlyFile(rig.codexHome.resolve("sessions"), ".jsonl");
+      JsonNode turns =
+          RecordedConversation.turns(rig.engine, rig.admin, rig.id, 6, Duration.ofSeconds(10));
+      System.err.printf(
+          "codex-real | conversation turns: %d read by clique, %d in Codex's own view"
+              + " (%d prompts answered on its screen, %d turns the model got)%n",
+          turns.size(), 2 * exchanges.length, exchanges.length, rig.model.mainTurns().size());
+      RecordedConversation.keep(rollout, "codex-0.169.0-rollout.jsonl");
+      soft.assertThat(turns)
+          .as("the conversation, read under the CODEX_HOME only the pane had (%s)", rollout)
+          .isEqualTo(RecordedConversation.expectedTurns(exchanges));
+    }
+    soft.assertAll();
+  }
+
+  @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void theFolderTrustScreenIsWaitingAndTheReadyPromptAfterItIsIdle() throws Exception {
     SoftAssertions soft = new SoftAssertions();
@@ -333,6 +372,15 @@ class RealCodexIT {
      */
     static Rig start(String name, boolean trusted, String extraConfig)
         throws IOException, InterruptedException {
+      return start(name, trusted, extraConfig, false);
+    }
+
+    /**
+     * As {@link #start(String, boolean, String)}; {@code paneOnlyHome}: {@code CODEX_HOME} is given
+     * to the pane alone (its command is {@code env CODEX_HOME=... codex}), not to the engine.
+     */
+    static Rig start(String name, boolean trusted, String extraConfig, boolean paneOnlyHome)
+        throws IOException, InterruptedException {
       OpenAiModelServer model = new OpenAiModelServer();
       OutsideTrafficTrap trap = new OutsideTrafficTrap();
       ThrowawayEngine engine = ThrowawayEngine.prepare();
@@ -349,7 +397,17 @@ class RealCodexIT {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", AgentClis.path());
         env.put("HOME", home.toString());
-        env.put("CODEX_HOME", codexHome.toString());
+        if (paneOnlyHome) {
+          Files.writeString(
+              engine.home.resolve("clis.toml"),
+              "[cli.codex]\ncommand = \"env\"\nargs = [\"CODEX_HOME="
+                  + codexHome
+                  + "\", \""
+                  + AgentClis.bin().resolve("codex")
+                  + "\", \"--no-daemon\"]\n");
+        } else {
+          env.put("CODEX_HOME", codexHome.toString());
+        }
         env.put("SCRIPTED_OPENAI_KEY", "sk-scripted-not-a-key");
         for (String proxy : List.of("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")) {
           env.put(proxy, trap.url());

@@ -278,6 +278,72 @@ class RealGeminiCliIT {
     assertThat(submitted).containsExactly(prompts);
   }
 
+  /**
+   * Three prompts, the second failing: Gemini CLI then writes its message list again without the
+   * failed prompt ({@code $set.messages}). The conversation the engine reads under the home only
+   * the pane had is the one Gemini CLI's own loader reads from the same file.
+   */
+  @Test
+  void theConversationIsReadFromTheHomeOnlyThePaneWasGivenAsGeminiItselfReadsIt() throws Exception {
+    model.then(
+        new ScriptedModelServer.Step.Text("First answer."),
+        new ScriptedModelServer.Step.Failure(
+            400, "INVALID_ARGUMENT", "Request contains an invalid argument."),
+        new ScriptedModelServer.Step.Text("Third answer."));
+    start(settings(false, true), true);
+    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+
+    prompt("First prompt");
+    awaitScreen(
+        "first answer", s -> ready(s) && s.contains("First answer."), Duration.ofSeconds(20));
+    prompt("A prompt that fails");
+    awaitScreen("API error", s -> ready(s) && s.contains(API_ERROR), Duration.ofSeconds(20));
+    prompt("Third prompt");
+    awaitScreen(
+        "third answer", s -> ready(s) && s.contains("Third answer."), Duration.ofSeconds(20));
+
+    Path chat = RecordedConversation.onlyFile(home.resolve(".gemini/tmp"), ".jsonl");
+    JsonNode own = GeminiOwnView.of(chat);
+    JsonNode turns = RecordedConversation.turns(engine, admin, id, own.size(), seconds(10));
+    System.err.printf(
+        "gemini-real | conversation turns: %d read by clique, %d in Gemini CLI's own view"
+            + " (3 prompts sent, 1 failed; %d lines in its chat file)%n",
+        turns.size(), own.size(), Files.readAllLines(chat).size());
+    RecordedConversation.keep(chat, "gemini-0.61.0-chat.jsonl");
+    softly
+        .assertThat(own)
+        .as("Gemini CLI's own view of its chat")
+        .isEqualTo(
+            RecordedConversation.expectedTurns(
+                new String[][] {
+                  {"First prompt", "First answer."}, {"Third prompt", "Third answer."}
+                }));
+    softly
+        .assertThat(turns)
+        .as("the conversation the engine read under the pane's GEMINI_CLI_HOME (%s)", chat)
+        .isEqualTo(own);
+  }
+
+  /** Every Gemini golden fixture of the engine reads as Gemini CLI's own loader reads it. */
+  @Test
+  void everyGeminiGoldenFixtureReadsAsGeminiCliItselfReadsIt() throws Exception {
+    Path fixtures =
+        Path.of("..", "session-engine", "src", "test", "resources", "transcripts", "gemini");
+    List<Path> chats;
+    try (var files = Files.list(fixtures)) {
+      chats = files.filter(p -> p.getFileName().toString().endsWith(".jsonl")).sorted().toList();
+    }
+    assertThat(chats).hasSizeGreaterThanOrEqualTo(3);
+    for (Path chat : chats) {
+      String name = chat.getFileName().toString();
+      Path expected = chat.resolveSibling(name.replace(".jsonl", ".expected.json"));
+      softly
+          .assertThat(GeminiOwnView.of(chat))
+          .as("Gemini CLI's own view of %s", name)
+          .isEqualTo(JSON.readTree(expected.toFile()));
+    }
+  }
+
   @Test
   void killStopsTheSessionAndEveryProcessOfIt() throws Exception {
     model.then(new ScriptedModelServer.Step.Text("Ready when you are."));
@@ -344,13 +410,34 @@ class RealGeminiCliIT {
    * Starts an engine whose panes find the real CLI and the model server, and one Gemini session.
    */
   private void start(String settingsJson) throws Exception {
+    start(settingsJson, false);
+  }
+
+  /**
+   * As {@link #start(String)}; {@code paneOnlyHome}: the pane alone is given its Gemini home as
+   * {@code GEMINI_CLI_HOME} (its command is {@code env GEMINI_CLI_HOME=... gemini}), while the
+   * engine's {@code HOME} is an empty folder of its own.
+   */
+  private void start(String settingsJson, boolean paneOnlyHome) throws Exception {
     Path gemini = Files.createDirectories(home.resolve(".gemini"));
     Files.writeString(gemini.resolve("settings.json"), settingsJson);
+    ThrowawayEngine prepared = ThrowawayEngine.prepare();
+    Path engineHome = home;
+    if (paneOnlyHome) {
+      engineHome = Files.createDirectories(prepared.workdir.resolve("engine-home"));
+      Files.writeString(
+          prepared.home.resolve("clis.toml"),
+          "[cli.gemini]\ncommand = \"env\"\nargs = [\"GEMINI_CLI_HOME="
+              + home
+              + "\", \""
+              + AgentClis.bin().resolve("gemini")
+              + "\"]\n");
+    }
     engine =
-        ThrowawayEngine.prepare()
+        prepared
             .withEnv(
                 Map.of(
-                    "HOME", home.toString(),
+                    "HOME", engineHome.toString(),
                     "PATH", AgentClis.path(),
                     "GEMINI_API_KEY", "fake-key-for-a-scripted-model",
                     "GOOGLE_GEMINI_BASE_URL", model.url(),

@@ -18,6 +18,7 @@ import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
 import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.TranscriptRequest;
+import dev.clique.engine.transcript.TranscriptRoots;
 import dev.clique.engine.transcript.Transcripts;
 import dev.clique.engine.transcript.Turn;
 import java.io.IOException;
@@ -329,7 +330,8 @@ public final class ApiHandler extends Handler.Abstract {
                 record.id(),
                 record.cliSessionId(),
                 Path.of(record.cwd()),
-                Instant.ofEpochMilli((long) (record.created() * 1000))));
+                Instant.ofEpochMilli((long) (record.created() * 1000)),
+                sessions.paneEnvironment(record.id(), TranscriptRoots.VARIABLES)));
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("cli", record.cli());
     answer.put("name", record.name());

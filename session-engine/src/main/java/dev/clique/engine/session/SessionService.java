@@ -86,6 +86,12 @@ public final class SessionService implements AutoCloseable {
   private final Supplier<String> engineUrl;
   private final WaitRegistry waits;
   private final Map<String, Capture> captures = new ConcurrentHashMap<>();
+
+  /** The last environment read of each session's pane process, kept for when it has exited. */
+  private final Map<String, PaneEnvironment> environments = new ConcurrentHashMap<>();
+
+  private record PaneEnvironment(long pid, Set<String> names, Map<String, String> values) {}
+
   private final SessionWatcher watcher;
   private volatile Listing listing;
 
@@ -395,10 +401,36 @@ public final class SessionService implements AutoCloseable {
     watcher.refreshNow();
   }
 
+  /**
+   * The values of {@code names} in the environment the session's pane process was started with
+   * (what a CLI that the pane runs, itself or through {@code exec}, reads), as Linux's {@code
+   * /proc/<pid>/environ} shows it; the last one read while the process lived, once it has exited;
+   * {@code null} when it was never read (the engine started after the process exited, or no {@code
+   * /proc}). Only the names asked for are kept.
+   */
+  public Map<String, String> paneEnvironment(String id, Set<String> names) {
+    SessionWatcher.Live live = watcher.snapshot().live().get(id);
+    long pid = live == null || live.pane() == null ? 0 : live.pane().pid();
+    PaneEnvironment known = environments.get(id);
+    if (known != null && known.pid() == pid && known.names().equals(names)) {
+      return known.values(); // a process's start environment never changes
+    }
+    Map<String, String> values = pid > 0 ? tmux.environment(pid, names) : null;
+    if (values == null) {
+      return known != null && known.names().equals(names) ? known.values() : null;
+    }
+    Map<String, String> kept = Map.copyOf(values);
+    if (store.find(id).isPresent()) {
+      environments.put(id, new PaneEnvironment(pid, Set.copyOf(names), kept));
+    }
+    return kept;
+  }
+
   /** Kills the session and forgets it, with its session-bound tokens; its waits answer gone. */
   public void delete(String id) throws SessionException {
     requireRecord(id);
     captures.remove(id);
+    environments.remove(id);
     quietKill(id);
     try {
       store.remove(id);

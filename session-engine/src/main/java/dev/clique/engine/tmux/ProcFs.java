@@ -12,6 +12,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The pane processes as Linux's {@code /proc} shows them: who holds a pane's terminal, and how much
@@ -56,6 +57,36 @@ final class ProcFs {
     } catch (IOException | RuntimeException e) {
       return null;
     }
+  }
+
+  /**
+   * The values of {@code names} in the environment {@code pid} was started with ({@code
+   * /proc/<pid>/environ}: what its last exec was given, which a process's own later changes do not
+   * touch); null when it has gone or cannot be read.
+   */
+  Map<String, String> environment(long pid, Set<String> names) {
+    if (pid <= 0) {
+      return null;
+    }
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(root.resolve(pid + "/environ"));
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+    Map<String, String> values = new HashMap<>();
+    int start = 0;
+    for (int i = 0; i <= bytes.length; i++) {
+      if (i == bytes.length || bytes[i] == 0) {
+        String pair = new String(bytes, start, i - start, StandardCharsets.UTF_8);
+        int equals = pair.indexOf('=');
+        if (equals > 0 && names.contains(pair.substring(0, equals))) {
+          values.put(pair.substring(0, equals), pair.substring(equals + 1));
+        }
+        start = i + 1;
+      }
+    }
+    return values;
   }
 
   /** This process's real user id, from {@code /proc/self/status}; null when it cannot be read. */

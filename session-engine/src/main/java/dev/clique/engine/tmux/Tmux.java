@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The tmux server that holds the sessions, on clique's own socket. Every target is exact: a session
@@ -51,6 +52,12 @@ public interface Tmux {
    * runs. Cheap enough to ask many times a second; starts no process.
    */
   Foreground foreground(PaneInfo pane);
+
+  /**
+   * The values of {@code names} in the environment the pane's process was started with (unset names
+   * left out), or {@code null} when the process has gone or cannot be read. Starts no process.
+   */
+  Map<String, String> environment(long panePid, Set<String> names);
 
   /** Resident bytes of each pane process tree, by the pane's pid. Starts no process. */
   Map<Long, Long> residentBytes(Collection<Long> panePids);

@@ -287,6 +287,11 @@ public final class TmuxProcess implements Tmux {
   }
 
   @Override
+  public Map<String, String> environment(long panePid, Set<String> names) {
+    return proc.environment(panePid, names);
+  }
+
+  @Override
   public Map<Long, Long> residentBytes(Collection<Long> panePids) {
     return proc.residentBytes(panePids);
   }

@@ -27,8 +27,24 @@ final class ClaudeTranscriptReader implements TranscriptReader {
     return FIELDS;
   }
 
+  /**
+   * Only {@code user} and {@code assistant} lines hold turns; the larger part of a real file is
+   * other records ({@code attachment}, {@code api-request-shape}, ... tens of KB each), which are
+   * passed over by their bytes.
+   */
   @Override
-  public Entry entry(JsonNode line) {
+  public boolean mayMatter(byte[] bytes, int start, int end) {
+    return RawJson.hasStringField(bytes, start, end, "type", "user")
+        || RawJson.hasStringField(bytes, start, end, "type", "assistant");
+  }
+
+  @Override
+  public List<Entry> entries(JsonNode line) {
+    Entry entry = entry(line);
+    return entry == null ? List.of() : List.of(entry);
+  }
+
+  private static Entry entry(JsonNode line) {
     if (line.path("isSidechain").asBoolean(false)) {
       return null;
     }
@@ -70,7 +86,7 @@ final class ClaudeTranscriptReader implements TranscriptReader {
   }
 
   @Override
-  public List<Turn> turns(List<Entry> entries) {
+  public TurnList turns(List<Entry> entries) {
     TurnList turns = new TurnList();
     // Claude Code writes one line per content block and may write a block twice.
     Set<List<String>> seen = new HashSet<>();
@@ -82,6 +98,6 @@ final class ClaudeTranscriptReader implements TranscriptReader {
       }
       turns.add(entry.role(), entry.text());
     }
-    return turns.lastTurns();
+    return turns;
   }
 }

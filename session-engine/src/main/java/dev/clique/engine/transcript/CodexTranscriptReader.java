@@ -28,7 +28,12 @@ final class CodexTranscriptReader implements TranscriptReader {
   }
 
   @Override
-  public Entry entry(JsonNode line) {
+  public List<Entry> entries(JsonNode line) {
+    Entry entry = entry(line);
+    return entry == null ? List.of() : List.of(entry);
+  }
+
+  private static Entry entry(JsonNode line) {
     if (!"response_item".equals(line.path("type").textValue())) {
       return null;
     }
@@ -62,11 +67,11 @@ final class CodexTranscriptReader implements TranscriptReader {
   }
 
   @Override
-  public List<Turn> turns(List<Entry> entries) {
+  public TurnList turns(List<Entry> entries) {
     TurnList turns = new TurnList();
     for (Entry entry : entries) {
       turns.add(entry.role(), entry.text());
     }
-    return turns.lastTurns();
+    return turns;
   }
 }

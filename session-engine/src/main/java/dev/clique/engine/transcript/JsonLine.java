@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -51,6 +52,26 @@ final class JsonLine {
       return (ObjectNode) root;
     } catch (IOException | RuntimeException e) {
       // Cut, malformed, or past the parser's limits (nesting, string length).
+      return null;
+    }
+  }
+
+  /**
+   * The JSON object that {@code text} holds (a line too long to be held as bytes, read as it
+   * streams in), with only the given fields built, or {@code null} when it is not one.
+   */
+  static ObjectNode parse(Reader text, Fields fields) {
+    try (JsonParser parser = JSON.createParser(text)) {
+      JsonToken first = parser.nextToken();
+      if (first != JsonToken.START_OBJECT) {
+        return null;
+      }
+      JsonNode root = read(parser, first, fields);
+      if (parser.nextToken() != null) {
+        return null;
+      }
+      return (ObjectNode) root;
+    } catch (IOException | RuntimeException e) {
       return null;
     }
   }

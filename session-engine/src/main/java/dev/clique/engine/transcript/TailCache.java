@@ -2,6 +2,7 @@ package dev.clique.engine.transcript;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -31,16 +32,22 @@ final class TailCache {
         }
       };
 
-  /** The turns of {@code file} read by {@code reader}; [] when the file is not there. */
+  /**
+   * The turns of {@code file} read by {@code reader}; [] when the file is not there or is not a
+   * regular file. The CLIs write regular files: a symbolic link in a transcript's place is not
+   * followed (it could lead to any file the engine may read), and a FIFO or device is never opened
+   * (opening a FIFO would block until someone writes to it). The folders above may be links.
+   */
   List<Turn> turns(TranscriptReader reader, Path file) throws IOException {
     BasicFileAttributes attributes;
     try {
-      attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
     } catch (NoSuchFileException e) {
       forget(file);
       return List.of();
     }
     if (!attributes.isRegularFile()) {
+      forget(file);
       return List.of();
     }
     TailWindow window = window(reader, file);

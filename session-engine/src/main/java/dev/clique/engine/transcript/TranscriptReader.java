@@ -13,11 +13,21 @@ interface TranscriptReader {
   /** The fields of a line that {@link #entry} looks at; the parser skips the rest. */
   Fields fields();
 
-  /** The entry of one line that parsed as a JSON object, or {@code null} when it shows nothing. */
-  Entry entry(JsonNode line);
+  /**
+   * The entries of one line that parsed as a JSON object, in order; empty when it shows nothing.
+   */
+  List<Entry> entries(JsonNode line);
 
-  /** The turns of the window's entries, oldest first, merged, at most the last 300. */
-  List<Turn> turns(List<Entry> entries);
+  /**
+   * Whether the line on {@code bytes[start, end)} may contribute an entry; a line that cannot is
+   * skipped without being parsed. Never false for a line that contributes.
+   */
+  default boolean mayMatter(byte[] bytes, int start, int end) {
+    return true;
+  }
+
+  /** The turns of the entries read, oldest first, merged; all of them, not yet cut to the last. */
+  TurnList turns(List<Entry> entries);
 
   /**
    * The entries of a transcript written as one JSON document rather than one object per line

@@ -2,6 +2,7 @@ package dev.clique.engine.transcript;
 
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,9 +19,17 @@ import java.util.Objects;
  * @param cliSessionId the CLI's own id of a resumed session, or {@code null}
  * @param cwd the session's working directory, or {@code null} when unknown
  * @param created when clique started the session, or {@code null} when unknown
+ * @param environment the variables of {@link TranscriptRoots#VARIABLES} that the session's own
+ *     process was started with (unset ones left out): the CLI writes where they say; {@code null}
+ *     when unknown, and then the engine's own roots are used
  */
 public record TranscriptRequest(
-    String kind, String sessionId, String cliSessionId, Path cwd, Instant created) {
+    String kind,
+    String sessionId,
+    String cliSessionId,
+    Path cwd,
+    Instant created,
+    Map<String, String> environment) {
 
   /** Checks the required parts and turns a blank {@code cliSessionId} into {@code null}. */
   public TranscriptRequest {
@@ -29,5 +38,12 @@ public record TranscriptRequest(
     if (cliSessionId != null && cliSessionId.isBlank()) {
       cliSessionId = null;
     }
+    environment = environment == null ? null : Map.copyOf(environment);
+  }
+
+  /** A request whose session's environment is unknown: the engine's own roots are used. */
+  public TranscriptRequest(
+      String kind, String sessionId, String cliSessionId, Path cwd, Instant created) {
+    this(kind, sessionId, cliSessionId, cwd, created, null);
   }
 }

@@ -3,6 +3,7 @@ package dev.clique.engine.transcript;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Where each CLI keeps its own files.
@@ -17,6 +18,10 @@ import java.util.Objects;
  * @param geminiHome Gemini CLI's {@code .gemini} directory, holding {@code tmp/}
  */
 public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
+
+  /** The variables that choose the roots: each CLI's own, and {@code HOME} for its default. */
+  public static final Set<String> VARIABLES =
+      Set.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME");
 
   /** Checks that every root is present. */
   public TranscriptRoots {
@@ -41,6 +46,28 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
     Path codex = dir(env, "CODEX_HOME", userHome.resolve(".codex"));
     Path gemini = dir(env, "GEMINI_CLI_HOME", userHome).resolve(".gemini");
     return new TranscriptRoots(claude, codex, gemini);
+  }
+
+  /**
+   * The roots a session's CLI uses, from the variables its process was started with: what they set
+   * wins; a CLI whose own variable is unset uses the session's {@code HOME}, and only when that is
+   * unset too, these roots.
+   *
+   * @param sessionEnv values of {@link #VARIABLES} in the session's environment
+   */
+  public TranscriptRoots forSession(Map<String, String> sessionEnv) {
+    Objects.requireNonNull(sessionEnv, "sessionEnv");
+    String home = sessionEnv.get("HOME");
+    if (home != null && !home.isBlank()) {
+      return fromEnvironment(sessionEnv, Path.of(home.strip()));
+    }
+    String geminiCliHome = sessionEnv.get("GEMINI_CLI_HOME");
+    return new TranscriptRoots(
+        dir(sessionEnv, "CLAUDE_CONFIG_DIR", claudeConfigDir),
+        dir(sessionEnv, "CODEX_HOME", codexHome),
+        geminiCliHome == null || geminiCliHome.isBlank()
+            ? geminiHome
+            : Path.of(geminiCliHome.strip()).resolve(".gemini"));
   }
 
   private static Path dir(Map<String, String> env, String name, Path fallback) {

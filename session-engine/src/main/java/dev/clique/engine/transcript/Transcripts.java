@@ -1,11 +1,10 @@
 package dev.clique.engine.transcript;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.DirectoryIteratorException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +17,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the conversation of a Claude Code, Codex or Gemini CLI session from the transcript file the
  * CLI writes: what the person typed and the assistant's prose, oldest first, consecutive turns of
- * one role merged by a blank line, at most the last 300 turns. Only the last MiB of a file is read,
- * however large it is, and an unchanged file is not read again. Thread-safe; keep one instance for
- * the engine's lifetime so its cache pays off.
+ * one role merged by a blank line, at most the last 300 turns. A file is read backwards from its
+ * end until it holds more than 300 turns, never further than 12 MiB from its end however large it
+ * is, and an unchanged file is not read again. Thread-safe; keep one instance for the engine's
+ * lifetime so its cache pays off.
+ *
+ * <p>A request that carries its session's environment is looked up where that environment sends the
+ * CLI ({@link TranscriptRoots#forSession}); one without, under the roots given here.
  *
  * <pre>{@code
  * Transcripts transcripts =
@@ -42,8 +45,26 @@ public final class Transcripts {
 
   private record Source(TranscriptLocator locator, TranscriptReader reader) {}
 
-  private final Map<String, Source> sources;
+  /** Sessions under this many different roots keep their locators' caches at once. */
+  static final int MAX_ROOTS = 16;
+
+  private final TranscriptRoots roots;
+  private final Clock clock;
   private final TailCache tails = new TailCache();
+  private final HeadFields heads = new HeadFields(tails.bytesRead());
+  private final TranscriptReader claudeReader = new ClaudeTranscriptReader();
+  private final TranscriptReader codexReader = new CodexTranscriptReader();
+  private final TranscriptReader geminiReader = new GeminiTranscriptReader();
+
+  private final Map<TranscriptRoots, Map<String, Source>> sourcesByRoots =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TranscriptRoots, Map<String, Source>> e) {
+          return size() > MAX_ROOTS;
+        }
+      };
 
   /**
    * A reader of the transcripts under these roots, on the system clock and time zone (Codex names
@@ -54,22 +75,22 @@ public final class Transcripts {
   }
 
   Transcripts(TranscriptRoots roots, Clock clock) {
-    Objects.requireNonNull(roots, "roots");
-    Objects.requireNonNull(clock, "clock");
-    HeadFields heads = new HeadFields(tails.bytesRead());
-    this.sources =
-        Map.of(
-            "claude",
-            new Source(
-                new ClaudeTranscriptLocator(roots.claudeConfigDir()), new ClaudeTranscriptReader()),
-            "codex",
-            new Source(
-                new CodexTranscriptLocator(roots.codexHome(), clock, heads),
-                new CodexTranscriptReader()),
-            "gemini",
-            new Source(
-                new GeminiTranscriptLocator(roots.geminiHome(), clock, heads),
-                new GeminiTranscriptReader()));
+    this.roots = Objects.requireNonNull(roots, "roots");
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  private synchronized Map<String, Source> sources(TranscriptRoots roots) {
+    return sourcesByRoots.computeIfAbsent(roots, this::newSources);
+  }
+
+  private Map<String, Source> newSources(TranscriptRoots roots) {
+    return Map.of(
+        "claude",
+        new Source(new ClaudeTranscriptLocator(roots.claudeConfigDir()), claudeReader),
+        "codex",
+        new Source(new CodexTranscriptLocator(roots.codexHome(), clock, heads), codexReader),
+        "gemini",
+        new Source(new GeminiTranscriptLocator(roots.geminiHome(), clock, heads), geminiReader));
   }
 
   /**
@@ -86,14 +107,23 @@ public final class Transcripts {
    */
   public List<Turn> turns(TranscriptRequest request) {
     Objects.requireNonNull(request, "request");
-    Source source = sources.get(request.kind());
-    if (source == null) {
+    if (!KINDS.contains(request.kind())) {
       return List.of();
     }
+    TranscriptRoots where =
+        request.environment() == null ? roots : roots.forSession(request.environment());
     try {
+      Source source = sources(where).get(request.kind());
       Optional<Path> file = source.locator().locate(request);
+      if (file.isEmpty() && !where.equals(roots)) {
+        // A CLI started by a wrapper that sets its variables without exec: the session's own
+        // process does not show them, the engine's roots may still hold the file.
+        source = sources(roots).get(request.kind());
+        file = source.locator().locate(request);
+      }
       return file.isEmpty() ? List.of() : tails.turns(source.reader(), file.get());
-    } catch (IOException | UncheckedIOException | DirectoryIteratorException e) {
+    } catch (IOException | RuntimeException e) {
+      // Whatever a file in the CLI's folders holds or does, the answer is what could be read.
       Log.LOG.debug("transcript of session {} not readable", request.sessionId(), e);
       return List.of();
     }
@@ -101,7 +131,7 @@ public final class Transcripts {
 
   /** The turns of one known file, read by the reader of {@code kind}; for tests. */
   List<Turn> turnsOf(String kind, Path file) throws IOException {
-    return tails.turns(sources.get(kind).reader(), file);
+    return tails.turns(sources(roots).get(kind).reader(), file);
   }
 
   /** Every transcript byte read so far (tails and heads); for tests and the benchmark. */

@@ -29,6 +29,11 @@ final class TurnList {
     }
   }
 
+  /** How many turns there are so far, before {@link #lastTurns} keeps the last ones. */
+  int size() {
+    return roles.size();
+  }
+
   /** The last {@value #MAX_TURNS} turns, oldest first, immutable. */
   List<Turn> lastTurns() {
     int from = Math.max(0, roles.size() - MAX_TURNS);

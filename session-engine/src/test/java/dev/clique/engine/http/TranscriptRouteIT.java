@@ -92,4 +92,98 @@ class TranscriptRouteIT {
       }
     }
   }
+
+  /**
+   * The pane alone is given {@code CLAUDE_CONFIG_DIR} (its command is {@code env VAR=... claude}):
+   * the engine finds the transcript there all the same; then the file is cut, replaced by a link
+   * and by a FIFO, and every answer is still a 200 with the turns that can be read.
+   */
+  @Test
+  void theConversationIsReadWhereThePanesOwnEnvironmentSaysAndBadFilesNeverFailIt()
+      throws Exception {
+    Path script = dir.resolve("fake-claude");
+    try (InputStream in = getClass().getResourceAsStream("/fake-cli/fake-claude")) {
+      Files.copy(in, script);
+    }
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    Path paneClaude = dir.resolve("pane-claude");
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Files.writeString(
+        home.resolve("clis.toml"),
+        "[cli.claude]\ncommand = \"env\"\nargs = [\"CLAUDE_CONFIG_DIR="
+            + paneClaude
+            + "\", \""
+            + script
+            + "\", \"--session-id\", \"{id}\"]\ntranscript = \"claude\"\n");
+    Path project = Files.createDirectories(dir.resolve("project"));
+    Map<String, String> env = TestEngine.env(home, "clique-test-" + UUID.randomUUID());
+    env.put("HOME", dir.resolve("engine-home").toString());
+    try (Engine engine = Engine.start(env, "127.0.0.1", 0, true)) {
+      try {
+        String token =
+            engine.tokens().create("t", EnumSet.of(Scope.READ, Scope.WRITE), "").secret();
+        TestEngine.Http http = new TestEngine.Http(engine.url());
+        HttpResponse<String> created =
+            http.send(
+                "POST",
+                "/api/sessions",
+                token,
+                "{\"cli\":\"claude\",\"cwd\":\"" + project + "\",\"name\":\"pane-env\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String id = JSON.readTree(created.body()).path("id").asText();
+        String route = "/api/sessions/" + id + "/transcript";
+
+        JsonNode turns = JSON.createArrayNode();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (turns.size() < 2 && System.nanoTime() < deadline) {
+          turns = turnsOf(http.send("GET", route, token, null));
+          Thread.sleep(100);
+        }
+        assertThat(turns).as("turns found under the pane's CLAUDE_CONFIG_DIR").hasSize(2);
+        Path file =
+            paneClaude.resolve(
+                "projects/"
+                    + project.toString().replaceAll("[^A-Za-z0-9]", "-")
+                    + "/"
+                    + id
+                    + ".jsonl");
+        assertThat(file).isRegularFile();
+
+        // Cut in the middle of its second line: the first line's turn remains.
+        String text = Files.readString(file);
+        int second = text.indexOf('\n', text.indexOf('\n') + 1);
+        Files.writeString(file, text.substring(0, second + 20));
+        assertThat(turnsOf(http.send("GET", route, token, null))).hasSize(1);
+
+        Path outside = Files.writeString(dir.resolve("outside.jsonl"), text);
+        Files.delete(file);
+        Files.createSymbolicLink(file, outside);
+        assertThat(turnsOf(http.send("GET", route, token, null))).as("a link").isEmpty();
+
+        Files.delete(file);
+        Process mkfifo = new ProcessBuilder("mkfifo", file.toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        long asked = System.nanoTime();
+        assertThat(turnsOf(http.send("GET", route, token, null))).as("a FIFO").isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(5));
+
+        Files.delete(file);
+        assertThat(turnsOf(http.send("GET", route, token, null))).as("gone").isEmpty();
+
+        // Once the CLI has exited, the environment it was started with still says where to look.
+        Files.writeString(file, text);
+        HttpResponse<String> killed =
+            http.send("POST", "/api/sessions/" + id + "/kill", token, "{}");
+        assertThat(killed.statusCode()).as(killed.body()).isEqualTo(200);
+        assertThat(turnsOf(http.send("GET", route, token, null))).as("after kill").hasSize(2);
+      } finally {
+        engine.sessions().tmux().killServer();
+      }
+    }
+  }
+
+  private static JsonNode turnsOf(HttpResponse<String> answer) throws Exception {
+    assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+    return JSON.readTree(answer.body()).path("turns");
+  }
 }

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -181,6 +182,11 @@ public final class FakeTmux implements Tmux {
   public synchronized Foreground foreground(PaneInfo pane) {
     FakePane fake = sessions.get(pane.session());
     return fake == null ? Foreground.UNKNOWN : fake.foreground;
+  }
+
+  @Override
+  public Map<String, String> environment(long panePid, Set<String> names) {
+    return null; // no process behind a fake pane
   }
 
   @Override

@@ -74,4 +74,22 @@ class ClaudeTranscriptLocatorTest {
     assertThat(turns("../../secret", null, "/work")).isEmpty();
     assertThat(turns(ID, "../secret", "/work")).isEmpty();
   }
+
+  @Test
+  void subAgentTranscriptsAreNeverTheSessionsOwn() throws IOException {
+    // Claude Code writes a sub-agent's conversation beside the session's, in its own folder.
+    Path subagents = home.resolve(".claude/projects/-work/" + ID + "/subagents");
+    Lines.write(subagents.resolve("agent-a1b2c3.jsonl"), List.of(Lines.claudeUser("sub-agent")));
+    Lines.write(
+        home.resolve(".claude/projects/" + ID + "/subagents/agent-d4e5.jsonl"),
+        List.of(Lines.claudeUser("sub-agent elsewhere")));
+
+    assertThat(turns(ID, null, "/work")).isEmpty();
+
+    transcript("-work", ID, "main");
+    Lines.append(subagents.resolve("agent-a1b2c3.jsonl"), Lines.claudeUser("newer") + "\n");
+
+    assertThat(turns(ID, null, "/work")).containsExactly(new Turn("user", "main"));
+    assertThat(turns(ID, null, "/elsewhere")).containsExactly(new Turn("user", "main"));
+  }
 }

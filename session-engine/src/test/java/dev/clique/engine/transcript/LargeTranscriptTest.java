@@ -47,7 +47,7 @@ class LargeTranscriptTest {
         transcripts.turns(
             new TranscriptRequest("claude", ID, null, Path.of("/home/dev/app"), Instant.now()));
 
-    assertThat(transcripts.bytesRead()).isLessThanOrEqualTo(TailWindow.WINDOW_BYTES + 1);
+    assertThat(transcripts.bytesRead()).isLessThanOrEqualTo(TailWindow.CHUNK_BYTES);
     assertThat(turns).hasSize(TurnList.MAX_TURNS);
     assertThat(turns.get(0)).isEqualTo(new Turn("user", "question 250"));
     assertThat(turns.get(TurnList.MAX_TURNS - 1)).isEqualTo(new Turn("assistant", "answer 399"));

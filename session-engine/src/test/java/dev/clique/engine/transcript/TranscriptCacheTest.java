@@ -114,22 +114,64 @@ class TranscriptCacheTest {
   }
 
   @Test
-  void aLineLongerThanTheWindowIsSkippedAndWhatFollowsIsRead() throws IOException {
+  void aLineLongerThanOneStepIsReadAsItStreamsAndWhatComesBeforeItToo() throws IOException {
     Lines.write(file, List.of(Lines.claudeUser("before")));
-    Lines.append(file, Lines.claudeToolResult("y".repeat(TailWindow.WINDOW_BYTES + 10)));
+    Lines.append(file, Lines.claudeUser("long " + "y".repeat(TailWindow.CHUNK_BYTES + 10)));
+
+    assertThat(transcripts.turnsOf("claude", file)).containsExactly(new Turn("user", "before"));
+
+    Lines.append(file, "\n" + Lines.claudeUser("after") + "\n");
+
+    List<Turn> grown = transcripts.turnsOf("claude", file);
+    assertThat(grown).hasSize(1);
+    assertThat(grown.get(0).text()).startsWith("before\n\nlong yyy").endsWith("y\n\nafter");
+    assertThat(new Transcripts(TestRoots.under(home)).turnsOf("claude", file)).isEqualTo(grown);
+  }
+
+  @Test
+  void aLineThatStartsBeforeTheBudgetIsNotReadAndWhatFollowsIs() throws IOException {
+    Lines.write(file, List.of(Lines.claudeUser("before")));
+    Lines.append(file, Lines.claudeToolResult("y".repeat(TailWindow.BUDGET_BYTES + 10)));
 
     assertThat(transcripts.turnsOf("claude", file)).isEmpty();
 
     Lines.append(file, "\n" + Lines.claudeUser("after") + "\n");
 
     assertThat(transcripts.turnsOf("claude", file)).containsExactly(new Turn("user", "after"));
-    assertThat(new Transcripts(TestRoots.under(home)).turnsOf("claude", file))
-        .containsExactly(new Turn("user", "after"));
+    Transcripts fresh = new Transcripts(TestRoots.under(home));
+    assertThat(fresh.turnsOf("claude", file)).containsExactly(new Turn("user", "after"));
+    assertThat(fresh.bytesRead()).isLessThanOrEqualTo(TailWindow.BUDGET_BYTES + 1);
+  }
+
+  @Test
+  void aFileWithFarMoreTurnsThanShownStillGrowsByItsNewBytesOnly() throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < 2_000; i++) {
+      lines.add(Lines.claudeUser("q" + i));
+      lines.add(Lines.claudeAssistant("m" + i, "a" + i));
+    }
+    Lines.write(file, lines);
+    assertThat(transcripts.turnsOf("claude", file)).hasSize(TurnList.MAX_TURNS);
+
+    for (int i = 0; i < 20; i++) {
+      String appended = Lines.claudeUser("new " + i) + "\n";
+      long before = transcripts.bytesRead();
+      Lines.append(file, appended);
+
+      List<Turn> turns = transcripts.turnsOf("claude", file);
+
+      assertThat(turns.get(turns.size() - 1).text()).endsWith("new " + i);
+      assertThat(transcripts.bytesRead() - before)
+          .as("append %d", i)
+          .isEqualTo(appended.length() + TailWindow.ANCHOR_BYTES);
+    }
+    assertThat(transcripts.turnsOf("claude", file))
+        .isEqualTo(new Transcripts(TestRoots.under(home)).turnsOf("claude", file));
   }
 
   @Test
   void growingStepByStepGivesWhatAFreshReadGives() throws IOException {
-    // The answer depends only on the file's last window, however it was reached.
+    // The answer depends only on the file as it is, however it was reached.
     Random random = new Random(42);
     Files.createFile(file);
     List<String> pending = new ArrayList<>();
@@ -157,8 +199,8 @@ class TranscriptCacheTest {
       smallReads += read < text.length() + TailWindow.ANCHOR_BYTES + 1 ? 1 : 0;
     }
     assertThat(smallReads).as("steps that read only the new bytes").isGreaterThan(100);
-    assertThat(Files.size(file)).isGreaterThan(3L * TailWindow.WINDOW_BYTES);
-    assertThat(longest).isLessThanOrEqualTo(TailWindow.WINDOW_BYTES + TailWindow.ANCHOR_BYTES);
+    assertThat(Files.size(file)).isGreaterThan(3L * TailWindow.CHUNK_BYTES);
+    assertThat(longest).isLessThanOrEqualTo(2L * TailWindow.BUDGET_BYTES);
   }
 
   @Test

@@ -1,0 +1,155 @@
+package dev.clique.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.hooks.HookDialect;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The catalogue's arguments, as the pinned real CLIs take them: every mode of every CLI that has
+ * modes, in both the starting and the resuming arguments, is given to the real CLI's own argument
+ * parser, which must accept it. A mode no CLI has is given too, and must be refused: the check
+ * tells the two apart.
+ *
+ * <p>Each CLI is asked in the way that stops right after its parser, offline and at once: Claude
+ * Code with {@code -p} and no input (its parser rejects unknown options and modes, then it says
+ * input is needed, finds no session to resume, or refuses {@code bypassPermissions} to root), Codex
+ * with {@code --help} at the end (clap parses and checks every value before it), Gemini CLI with no
+ * key (yargs checks every value, then it asks for an auth method, or finds no session to resume).
+ * Every run has its own empty home.
+ */
+@ExtendWith(LeavesRealThingsUntouched.class)
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class RealCliArgumentsIT {
+  private static final String UNKNOWN_MODE = "no-such-mode";
+  private static final Duration RUN = Duration.ofSeconds(45);
+
+  /** How each pinned CLI is asked, and what it prints when its parser accepted the arguments. */
+  private record Probe(List<String> extra, Predicate<String> accepted) {}
+
+  private static final Map<String, Probe> PROBES =
+      Map.of(
+          "claude",
+          new Probe(
+              List.of("-p"),
+              out ->
+                  (out.contains("Input must be provided either through stdin or as a prompt")
+                          || out.contains("No conversation found with session ID")
+                          // bypassPermissions, parsed, then refused to a root user (CI is root)
+                          || out.contains("cannot be used with root/sudo privileges"))
+                      && !out.contains("error:")),
+          "codex",
+          new Probe(
+              List.of("--help"), out -> out.contains("Usage: codex") && !out.contains("error:")),
+          "gemini",
+          new Probe(
+              List.of(),
+              out ->
+                  (out.contains("Please set an Auth method")
+                          || out.contains("Error resuming session"))
+                      && !out.contains("Invalid values")
+                      && !out.contains("Unknown argument")));
+
+  private final SoftAssertions softly = new SoftAssertions();
+  private Path scratch;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    scratch = Files.createTempDirectory("clique-it-args-");
+  }
+
+  @AfterEach
+  void tearDown() throws IOException {
+    ThrowawayEngine.deleteTree(scratch);
+  }
+
+  @Test
+  void everyModeOfEveryCliIsTakenByThePinnedRealCli() throws Exception {
+    CliCatalogue catalogue = CliCatalogue.load(null, Map.of("PATH", AgentClis.path()));
+    List<String> withModes = new ArrayList<>();
+    for (CliDefinition cli : catalogue.all()) {
+      if (cli.hasModes()) {
+        withModes.add(cli.id());
+      }
+    }
+    assertThat(PROBES.keySet())
+        .as("every CLI with modes has a pinned real CLI to check them against")
+        .containsExactlyInAnyOrderElementsOf(withModes);
+
+    Map<String, String> table = new LinkedHashMap<>();
+    for (String id : withModes) {
+      CliDefinition cli = catalogue.find(id).orElseThrow();
+      Path binary = AgentClis.bin().resolve(cli.command());
+      for (boolean resume : new boolean[] {false, true}) {
+        for (String mode : cli.modes()) {
+          Run run = run(cli, binary, mode, resume);
+          table.put(run.label(), run.accepted() ? "accepted" : "REFUSED");
+          softly
+              .assertThat(run.accepted())
+              .as("%s was accepted; it printed:%n%s", run.label(), run.output())
+              .isTrue();
+        }
+        Run unknown = run(cli, binary, UNKNOWN_MODE, resume);
+        table.put(unknown.label(), unknown.accepted() ? "ACCEPTED" : "refused");
+        softly
+            .assertThat(unknown.accepted())
+            .as("%s was refused; it printed:%n%s", unknown.label(), unknown.output())
+            .isFalse();
+      }
+    }
+    table.forEach((run, verdict) -> System.err.println("cli-args | " + run + " | " + verdict));
+    softly.assertAll();
+  }
+
+  private record Run(String label, String output, boolean accepted) {}
+
+  private Run run(CliDefinition cli, Path binary, String mode, boolean resume) throws Exception {
+    String id = UUID.randomUUID().toString();
+    Path home = Files.createDirectories(scratch.resolve(cli.id() + "-" + id));
+    Path cwd = Files.createDirectories(home.resolve("project"));
+    Map<String, String> values = new HashMap<>();
+    values.put("id", id);
+    values.put("name", "args");
+    values.put("cwd", cwd.toString());
+    values.put("mode", mode);
+    values.put("cli_session_id", id);
+    values.put(
+        "hook_settings",
+        HookDialect.named(cli.hooks())
+            .map(d -> d.settings("http://127.0.0.1:9/api/sessions/" + id + "/hook"))
+            .orElse(""));
+    List<String> argv = new ArrayList<>(cli.launchArgv(binary, values, resume));
+    argv.addAll(PROBES.get(cli.id()).extra());
+    Map<String, String> env = new HashMap<>();
+    env.put("PATH", AgentClis.path());
+    env.put("HOME", home.toString());
+    env.put("TERM", "dumb");
+    env.put("NO_BROWSER", "true");
+    try (Spawned process = Spawned.start(argv, env, cwd)) {
+      process.closeStdin();
+      process.waitFor(RUN);
+      String output = process.stdout() + process.stderr();
+      String label = cli.id() + (resume ? " resume" : "") + " --mode " + mode;
+      return new Run(label, output, PROBES.get(cli.id()).accepted().test(output));
+    }
+  }
+}
