@@ -233,6 +233,11 @@ public final class StateDetector {
     if (p.screenAt < p.titleTurnedAt) {
       return true; // it stopped working, or began to ask: what the screen says now counts at once
     }
+    if (p.inputAt >= 0
+        && now - p.inputAt > INPUT_SETTLE_MILLIS
+        && p.screenAt <= p.inputAt + INPUT_SETTLE_MILLIS) {
+      return true; // the screen the input led to (the next first-run question) counts from now
+    }
     if (p.cli != null && p.cli.hasOwnScreens() && p.busy(now)) {
       return p.screenAt < 0 || now - p.screenAt >= BUSY_SCREEN_EVERY_MILLIS;
     }

@@ -412,4 +412,27 @@ class StateDetectorTest {
             "Notification permission_prompt"));
     assertThat(detector.verdict("a").attention().detail()).isEqualTo("Bash: ls");
   }
+
+  @Test
+  void theScreenAnEnterLeadsToIsReadAsSoonAsTheInputHasSettled() {
+    startAgent();
+    detector.screen("a", "Press Enter to continue");
+    detector.input("a");
+    long enter = clock.millis();
+    long waitingAt = -1;
+    // The watcher's ticks, 50 ms apart, while the CLI draws its next screen (it prints throughout).
+    while (clock.millis() - enter < 2_000 && waitingAt < 0) {
+      clock.advanceMillis(50);
+      print("a");
+      if (detector.needsScreen("a")) {
+        detector.screen("a", "Is this a folder you trust?\nAllow this?\n❯ 1. Yes");
+      }
+      if (state("a") == SessionState.WAITING) {
+        waitingAt = clock.millis() - enter;
+      }
+    }
+    assertThat(waitingAt)
+        .as("ms from the Enter to the next question read as waiting")
+        .isBetween(StateDetector.INPUT_SETTLE_MILLIS, StateDetector.INPUT_SETTLE_MILLIS + 100);
+  }
 }
