@@ -39,6 +39,10 @@ class BenchmarkRunnerIT {
         .contains("16 keep-alive connections")
         .contains("first read")
         .contains("JMH `jsonOfFiftySessions`")
+        .contains("Claude Code permission prompt on the pane -> `wait` answers `waiting`")
+        .contains("Codex permission prompt")
+        .contains("Gemini CLI permission prompt")
+        .contains("engine CPU with 3 real-CLI sessions idle")
         .contains("quick setting");
     long rows =
         report.lines().filter(line -> line.startsWith("| ") && line.contains(" ms |")).count();
