@@ -126,11 +126,13 @@ class RealCodexIT {
       List<String> notWorking = new ArrayList<>();
       long until = System.nanoTime() + Duration.ofSeconds(25).toNanos();
       while (System.nanoTime() < until) {
+        String state = rig.state();
+        // The screen after the state: Codex's Stop hook comes as the last words are drawn, so a
+        // look at the screen taken before the state may still miss them.
         String screen = rig.screen();
-        if (screen.contains("Worked for")) {
+        if (screen.contains("Worked for") || screen.contains("All done counting.")) {
           break;
         }
-        String state = rig.state();
         if (!"working".equals(state)) {
           notWorking.add(state + " at " + rig.since() + " ms");
         }
