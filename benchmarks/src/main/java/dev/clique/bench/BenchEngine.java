@@ -46,15 +46,23 @@ final class BenchEngine implements AutoCloseable {
 
   /**
    * Runs an engine with {@link #QUIET_SHELL} until stdin closes or the process is told to stop.
-   * Prints one line first: its URL, a read/write token, its pid and its home (a working directory
-   * for sessions).
+   * Prints one line first: its URL, a read/write token, its pid, its home (a working directory for
+   * sessions) and its tmux socket.
    */
   public static void main(String[] args) throws Exception {
     BenchEngine bench = start(Map.of(), QUIET_SHELL);
     Runtime.getRuntime().addShutdownHook(new Thread(bench::closeQuietly));
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
     out.println(
-        bench.url() + " " + bench.writer + " " + ProcessHandle.current().pid() + " " + bench.home);
+        bench.url()
+            + " "
+            + bench.writer
+            + " "
+            + ProcessHandle.current().pid()
+            + " "
+            + bench.home
+            + " "
+            + bench.socket);
     while (System.in.read() >= 0) {
       // runs until the benchmark closes our stdin
     }

@@ -23,6 +23,7 @@ public final class BenchmarkRunner {
         new EngineBenchmark(),
         new ConversationBenchmark(),
         new ReleaseBenchmark(),
+        new RealCliBenchmark(),
         new JmhBenchmark());
   }
 
@@ -76,13 +77,18 @@ public final class BenchmarkRunner {
       }
       progress.printf("      (%.0f s)%n", (System.nanoTime() - t) / 1e9);
     }
+    // A run of some benchmarks only keeps the other rows of the file as it was.
+    String previous = !only.isEmpty() && Files.exists(out) ? Files.readString(out) : "";
     Files.writeString(
         out,
         Report.markdown(
             Machine.current(),
             figures,
-            "bin/benchmark" + (settings.quick() ? " --quick" : ""),
-            settings.quick()));
+            "bin/benchmark"
+                + (settings.quick() ? " --quick" : "")
+                + (only.isEmpty() ? "" : " --only " + String.join(",", only)),
+            settings.quick(),
+            previous));
     progress.printf("wrote %s in %.0f s%n", out, (System.nanoTime() - started) / 1e9);
     return 0;
   }

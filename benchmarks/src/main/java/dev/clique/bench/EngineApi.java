@@ -2,6 +2,7 @@ package dev.clique.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,9 +34,33 @@ final class EngineApi {
     return created.get("id").asText();
   }
 
+  /** Makes a session of {@code cli} in permission {@code mode} (null: its default). */
+  String create(String cli, Path cwd, String name, String mode)
+      throws IOException, InterruptedException {
+    ObjectNode body =
+        JSON.createObjectNode().put("cli", cli).put("cwd", cwd.toString()).put("name", name);
+    if (mode != null) {
+      body.put("mode", mode);
+    }
+    return post("/api/sessions", body, 201).get("id").asText();
+  }
+
   /** Types {@code text} and Enter into a session. */
   void send(String id, String text) throws IOException, InterruptedException {
     post("/api/sessions/" + id + "/send", JSON.createObjectNode().put("text", text), 200);
+  }
+
+  /** Types {@code text} into a session without Enter. */
+  void type(String id, String text) throws IOException, InterruptedException {
+    post(
+        "/api/sessions/" + id + "/send",
+        JSON.createObjectNode().put("text", text).put("enter", false),
+        200);
+  }
+
+  /** Presses one named key ({@code Enter}, {@code Down}) in a session. */
+  void key(String id, String key) throws IOException, InterruptedException {
+    post("/api/sessions/" + id + "/send", JSON.createObjectNode().put("key", key), 200);
   }
 
   JsonNode get(String path) throws IOException, InterruptedException {

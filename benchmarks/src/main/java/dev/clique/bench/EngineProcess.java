@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,6 +25,7 @@ final class EngineProcess implements AutoCloseable {
   final int port;
   final long pid;
   final Path home;
+  final String socket;
   final List<String> sessions = new ArrayList<>();
   private final Process process;
 
@@ -35,10 +37,16 @@ final class EngineProcess implements AutoCloseable {
     this.port = url.getPort();
     this.pid = Long.parseLong(hello[2]);
     this.home = Path.of(hello[3]);
+    this.socket = hello[4];
   }
 
   static EngineProcess start() throws IOException {
-    Process process =
+    return start(Map.of());
+  }
+
+  /** An engine whose environment (and so its panes') has {@code env} laid over this one's. */
+  static EngineProcess start(Map<String, String> env) throws IOException {
+    ProcessBuilder builder =
         new ProcessBuilder(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:+UseSerialGC",
@@ -51,8 +59,9 @@ final class EngineProcess implements AutoCloseable {
                 "-cp",
                 System.getProperty("java.class.path"),
                 BenchEngine.class.getName())
-            .redirectError(ProcessBuilder.Redirect.INHERIT)
-            .start();
+            .redirectError(ProcessBuilder.Redirect.INHERIT);
+    builder.environment().putAll(env);
+    Process process = builder.start();
     String hello =
         new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
             .readLine();

@@ -41,6 +41,10 @@ class BenchmarkRunnerIT {
         .contains("JMH `jsonOfFiftySessions`")
         .contains("release tarball")
         .contains("cold start of `clique mcp --embedded` from the release")
+        .contains("Claude Code permission prompt on the pane -> `wait` answers `waiting`")
+        .contains("Codex permission prompt")
+        .contains("Gemini CLI permission prompt")
+        .contains("engine CPU with 3 real-CLI sessions idle")
         .contains("quick setting");
     long rows =
         report.lines().filter(line -> line.startsWith("| ") && line.contains(" ms |")).count();

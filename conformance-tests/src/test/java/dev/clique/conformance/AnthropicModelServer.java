@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * retry gets the same failure. The next turn (new messages) takes the next step. A 403 {@code
  * permission_error} is not retried: it is the quickest way to an error screen.
  */
-final class AnthropicModelServer extends ScriptedModelServer {
+public final class AnthropicModelServer extends ScriptedModelServer {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Claude Code's shell tool: offered in every request of the main conversation. */
@@ -36,7 +36,7 @@ final class AnthropicModelServer extends ScriptedModelServer {
   private Step.Failure failing;
   private String failingMessages;
 
-  AnthropicModelServer() throws IOException {
+  public AnthropicModelServer() throws IOException {
     super();
   }
 

@@ -22,13 +22,13 @@ import java.util.Map;
  * objects (a next-speaker check, a title), and token counts may be asked for. A JSON request gets
  * an object that fills its schema's required properties with plain values.
  */
-final class GeminiModelServer extends ScriptedModelServer {
+public final class GeminiModelServer extends ScriptedModelServer {
   /** The shell tool Gemini CLI 0.61.0 declares ({@code command}, {@code description}, ...). */
   static final String SHELL_TOOL = "run_shell_command";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  GeminiModelServer() throws IOException {
+  public GeminiModelServer() throws IOException {
     super();
   }
 

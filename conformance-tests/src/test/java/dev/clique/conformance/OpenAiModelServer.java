@@ -25,16 +25,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the sandbox ({@code sandbox_permissions: "require_escalated"}, the description as its {@code
  * justification}): with {@code approval_policy = "on-request"} Codex asks the person first.
  */
-final class OpenAiModelServer extends ScriptedModelServer {
+public final class OpenAiModelServer extends ScriptedModelServer {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final AtomicInteger ids = new AtomicInteger();
 
-  OpenAiModelServer() throws IOException {
+  public OpenAiModelServer() throws IOException {
     super();
   }
 
   /** {@code http://127.0.0.1:PORT/v1}: a {@code base_url} for Codex's {@code model_providers}. */
-  String baseUrl() {
+  public String baseUrl() {
     return url() + "/v1";
   }
 

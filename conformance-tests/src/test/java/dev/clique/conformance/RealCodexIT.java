@@ -59,7 +59,8 @@ class RealCodexIT {
 
   @AfterAll
   static void printTable() {
-    System.err.printf("%n%-58s %-9s %-24s %9s%n", "screen", "expected", "reported", "delay ms");
+    System.err.printf(
+        "%n%-58s %-9s %-24s %9s  %s%n", "screen", "expected", "reported", "delay ms", "source");
     TABLE.forEach(System.err::println);
   }
 
@@ -106,7 +107,7 @@ class RealCodexIT {
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void theFolderTrustScreenIsWaitingAndTheReadyPromptAfterItIsIdle() throws Exception {
     SoftAssertions soft = new SoftAssertions();
-    try (Rig rig = Rig.start("trust", false, "")) {
+    try (Rig rig = Rig.start("trust", false, true, "")) {
       rig.create(null);
       Observation trust =
           rig.observe(
@@ -144,7 +145,7 @@ class RealCodexIT {
     String answer =
         "Counting slowly: one, two, three, four, five, six, seven, eight, nine, ten, eleven, twelve."
             + " All done counting.";
-    try (Rig rig = Rig.start("stream", true, "")) {
+    try (Rig rig = Rig.start("stream", true, true, "")) {
       rig.create("workspace-write");
       rig.observe("stream: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
           .check(soft);
@@ -164,11 +165,13 @@ class RealCodexIT {
       List<String> notWorking = new ArrayList<>();
       long until = System.nanoTime() + Duration.ofSeconds(25).toNanos();
       while (System.nanoTime() < until) {
+        String state = rig.state();
+        // The screen after the state: Codex's Stop hook comes as the last words are drawn, so a
+        // look at the screen taken before the state may still miss them.
         String screen = rig.screen();
-        if (screen.contains("Worked for")) {
+        if (screen.contains("Worked for") || screen.contains("All done counting.")) {
           break;
         }
-        String state = rig.state();
         if (!"working".equals(state)) {
           notWorking.add(state + " at " + rig.since() + " ms");
         }
@@ -194,65 +197,92 @@ class RealCodexIT {
   @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void aShellCallThatNeedsApprovalIsWaitingUntilApprovedThenWorkingThenIdle() throws Exception {
     SoftAssertions soft = new SoftAssertions();
-    String command = "mkdir -p ../codex-build-cache && sleep 3 && echo cached";
-    try (Rig rig = Rig.start("approval", true, "")) {
-      rig.create("workspace-write");
-      rig.observe("approval: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
-          .check(soft);
-
-      rig.model.then(
-          new Step.ShellCall(command, "Create the build cache next to the project?"),
-          new Step.Text("The build cache is ready."));
-      rig.prompt(soft, "Prepare the build cache");
-      rig.observe(
-              "approval: approval prompt",
-              screen -> screen.contains("Would you like to run the following command?"),
-              "waiting",
-              Duration.ofSeconds(20),
-              Duration.ofSeconds(15))
-          .check(soft);
-      // Codex rewrites the terminal title every second while it waits ("[ ! ] Action Required"):
-      // past the engine's 8 s + 4 s proof window the prompt must still read as waiting.
-      rig.holds(soft, "approval: approval prompt", "waiting", Duration.ofSeconds(15));
-      JsonNode attention = rig.session().path("attention");
-      soft.assertThat(attention.path("kind").asText(null))
-          .as("attention.kind on the approval prompt: %s", attention)
-          .isEqualTo("permission");
-      soft.assertThat(attention.path("detail").asText(""))
-          .as("attention.detail on the approval prompt names the command")
-          .contains("mkdir -p ../codex-build-cache");
-
-      // "Press enter to confirm": the first choice, "Yes, proceed", is selected.
-      rig.send(Map.of("key", "Enter"));
-      rig.observe(
-              "approval: approved, command running",
-              screen ->
-                  screen.contains("You approved codex to run")
-                      && screen.contains("Running mkdir -p ../codex-build-cache"),
-              "working",
-              Duration.ofSeconds(10),
-              Duration.ofSeconds(3))
-          .check(soft);
-      rig.observe(
-              "approval: done",
-              screen ->
-                  screen.contains("The build cache is ready.") && screen.contains("Worked for"),
-              "idle",
-              Duration.ofSeconds(20),
-              Duration.ofSeconds(6))
-          .check(soft);
-      soft.assertThat(rig.project.resolveSibling("codex-build-cache"))
-          .as("the approved command ran")
-          .isDirectory();
+    try (Rig rig = Rig.start("approval", true, true, "")) {
+      approveAShellCall(soft, rig, "approval");
+      // The engine installed Codex's own hooks: they, not the pane, said waiting and done.
+      soft.assertThat(rig.sources)
+          .as("who decided the approval prompt and the done screen")
+          .containsEntry("approval: approval prompt", "hook PermissionRequest Bash")
+          .containsEntry("approval: done", "hook Stop");
     }
     soft.assertAll();
+  }
+
+  @Test
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
+  void withHooksThatNeverFireThePaneStillTellsTheApprovalAndTheDone() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    // [features] hooks = false: Codex runs none of the hooks the engine gives it.
+    try (Rig rig = Rig.start("no-hooks", true, false, "")) {
+      approveAShellCall(soft, rig, "no hooks");
+      soft.assertThat(rig.sources.get("no hooks: approval prompt"))
+          .as("who decided the approval prompt")
+          .startsWith("pane ");
+      soft.assertThat(rig.sources.get("no hooks: done"))
+          .as("who decided the done screen")
+          .startsWith("pane ");
+    }
+    soft.assertAll();
+  }
+
+  /** A shell call Codex asks to approve, approved with Enter, then its answer. */
+  private static void approveAShellCall(SoftAssertions soft, Rig rig, String label)
+      throws Exception {
+    String command = "mkdir -p ../codex-build-cache && sleep 3 && echo cached";
+    rig.create("workspace-write");
+    rig.observe(label + ": ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
+        .check(soft);
+
+    rig.model.then(
+        new Step.ShellCall(command, "Create the build cache next to the project?"),
+        new Step.Text("The build cache is ready."));
+    rig.prompt(soft, "Prepare the build cache");
+    rig.observe(
+            label + ": approval prompt",
+            screen -> screen.contains("Would you like to run the following command?"),
+            "waiting",
+            Duration.ofSeconds(20),
+            Duration.ofSeconds(15))
+        .check(soft);
+    // Codex rewrites the terminal title every second while it waits ("[ ! ] Action Required"):
+    // past the engine's 8 s + 4 s proof window the prompt must still read as waiting.
+    rig.holds(soft, label + ": approval prompt", "waiting", Duration.ofSeconds(15));
+    JsonNode attention = rig.session().path("attention");
+    soft.assertThat(attention.path("kind").asText(null))
+        .as("attention.kind on the approval prompt: %s", attention)
+        .isEqualTo("permission");
+    soft.assertThat(attention.path("detail").asText(""))
+        .as("attention.detail on the approval prompt names the command")
+        .contains("mkdir -p ../codex-build-cache");
+
+    // "Press enter to confirm": the first choice, "Yes, proceed", is selected.
+    rig.send(Map.of("key", "Enter"));
+    rig.observe(
+            label + ": approved, command running",
+            screen ->
+                screen.contains("You approved codex to run")
+                    && screen.contains("Running mkdir -p ../codex-build-cache"),
+            "working",
+            Duration.ofSeconds(10),
+            Duration.ofSeconds(3))
+        .check(soft);
+    rig.observe(
+            label + ": done",
+            screen -> screen.contains("The build cache is ready.") && screen.contains("Worked for"),
+            "idle",
+            Duration.ofSeconds(20),
+            Duration.ofSeconds(6))
+        .check(soft);
+    soft.assertThat(rig.project.resolveSibling("codex-build-cache"))
+        .as("the approved command ran")
+        .isDirectory();
   }
 
   @Test
   @Timeout(value = 120, unit = TimeUnit.SECONDS)
   void anApiErrorIsError() throws Exception {
     SoftAssertions soft = new SoftAssertions();
-    try (Rig rig = Rig.start("error", true, "")) {
+    try (Rig rig = Rig.start("error", true, true, "")) {
       rig.create(null);
       rig.observe("error: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
           .check(soft);
@@ -282,7 +312,7 @@ class RealCodexIT {
   void aCodexThatExitsAtStartIsStopped() throws Exception {
     SoftAssertions soft = new SoftAssertions();
     // A config.toml that does not parse: Codex prints the error and exits before its TUI starts.
-    try (Rig rig = Rig.start("exit", true, "model = \"unterminated\n")) {
+    try (Rig rig = Rig.start("exit", true, true, "model = \"unterminated\n")) {
       JsonNode codex = null;
       for (JsonNode cli : rig.state("/api/state").path("clis")) {
         if ("codex".equals(cli.path("id").asText())) {
@@ -348,6 +378,9 @@ class RealCodexIT {
     private final long started = System.nanoTime();
     private String id;
 
+    /** Per observed screen: who decided its state ({@code state_source}: authority, evidence). */
+    final Map<String, String> sources = new LinkedHashMap<>();
+
     private Rig(
         String name,
         OpenAiModelServer model,
@@ -370,7 +403,7 @@ class RealCodexIT {
      * loopback; {@code trusted}: the project is already trusted (no trust screen); {@code
      * extraConfig}: appended to config.toml.
      */
-    static Rig start(String name, boolean trusted, String extraConfig)
+    static Rig start(String name, boolean trusted, boolean hooks, String extraConfig)
         throws IOException, InterruptedException {
       return start(name, trusted, extraConfig, false);
     }
@@ -393,7 +426,7 @@ class RealCodexIT {
         Files.writeString(project.resolve("README.md"), "# app\n");
         git(project, "init", "-q");
         Files.writeString(
-            codexHome.resolve("config.toml"), config(model, project, trusted) + extraConfig);
+            codexHome.resolve("config.toml"), config(model, project, trusted, hooks) + extraConfig);
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", AgentClis.path());
         env.put("HOME", home.toString());
@@ -426,7 +459,7 @@ class RealCodexIT {
     }
 
     /** The config.toml of a Codex that reaches nothing but the scripted model on loopback. */
-    static String config(OpenAiModelServer model, Path project, boolean trusted) {
+    static String config(OpenAiModelServer model, Path project, boolean trusted, boolean hooks) {
       String toml =
           """
           model = "gpt-test"
@@ -451,11 +484,12 @@ class RealCodexIT {
           [features]
           plugins = false
           daemon_auto_start = false
+          hooks = %s
 
           [tui]
           show_tooltips = false
           """
-              .formatted(model.url(), model.baseUrl());
+              .formatted(model.url(), model.baseUrl(), hooks);
       if (trusted) {
         toml += "\n[projects.\"" + project + "\"]\ntrust_level = \"trusted\"\n";
       }
@@ -584,19 +618,26 @@ class RealCodexIT {
       List<String> seen = new ArrayList<>();
       long delay = -1;
       long wait = (patience == null ? Duration.ofSeconds(6) : patience).toNanos();
+      String source = "";
       while (System.nanoTime() - shownAt < wait) {
-        String state = state();
+        JsonNode session = session();
+        String state = session.path("state").asText();
         if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(state)) {
           seen.add(state);
         }
         if (state.equals(expected)) {
           delay = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - shownAt);
+          source =
+              session.at("/state_source/authority").asText()
+                  + " "
+                  + session.at("/state_source/evidence").asText();
+          sources.put(screen, source);
           break;
         }
         Thread.sleep(POLL.toMillis());
       }
       String reported = delay >= 0 ? expected : String.join(">", seen);
-      TABLE.add(row(screen, expected, reported, delay));
+      TABLE.add(row(screen, expected, reported, delay) + "  " + source);
       return new Observation(screen, expected, delay >= 0 ? expected : reported, delay);
     }
 

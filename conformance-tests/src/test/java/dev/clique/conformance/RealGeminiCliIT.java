@@ -261,7 +261,8 @@ class RealGeminiCliIT {
           "prompt " + (i + 1) + " sent with enter",
           "answered",
           answered ? "answered" : "left in the input box",
-          answered ? after.at() - sent.at() : -1);
+          answered ? after.at() - sent.at() : -1,
+          "");
       softly
           .assertThat(answered)
           .as(
@@ -370,7 +371,8 @@ class RealGeminiCliIT {
         "killed",
         "stopped",
         stopped == null ? look().state() : "stopped",
-        stopped == null ? -1 : stopped.at() - at);
+        stopped == null ? -1 : stopped.at() - at,
+        "");
     softly.assertThat(stopped).as("state after POST /kill").isNotNull();
 
     long deadline = System.nanoTime() + seconds(5).toNanos();
@@ -379,7 +381,12 @@ class RealGeminiCliIT {
     }
     List<String> survivors =
         tree.stream().filter(ProcessHandle::isAlive).map(RealGeminiCliIT::describe).toList();
-    table("processes after kill", "none", survivors.isEmpty() ? "none" : survivors.size() + "", -1);
+    table(
+        "processes after kill",
+        "none",
+        survivors.isEmpty() ? "none" : survivors.size() + "",
+        -1,
+        "");
     softly.assertThat(survivors).as("processes of the session alive 5 s after kill").isEmpty();
   }
 
@@ -534,6 +541,15 @@ class RealGeminiCliIT {
     JsonNode attention() {
       return session == null ? JSON.missingNode() : session.path("attention");
     }
+
+    /** Who decided the state, and on what evidence: {@code pane Allow execution of [Shell]?}. */
+    String source() {
+      return session == null
+          ? ""
+          : session.at("/state_source/authority").asText()
+              + " "
+              + session.at("/state_source/evidence").asText();
+    }
   }
 
   private Look look() throws IOException, InterruptedException {
@@ -609,7 +625,8 @@ class RealGeminiCliIT {
     }
     boolean reported = expected.equals(look.state());
     long delay = look.at() - shown.at();
-    table(screen, expected, reported ? expected : look.state(), reported ? delay : -1);
+    table(
+        screen, expected, reported ? expected : look.state(), reported ? delay : -1, look.source());
     softly
         .assertThat(look.state())
         .as("state on the %s (source: %s)", screen, look.session())
@@ -634,7 +651,7 @@ class RealGeminiCliIT {
       }
       Thread.sleep(TICK_MILLIS);
     }
-    table(screen, expected, other.isEmpty() ? expected : "also " + Set.copyOf(other), -1);
+    table(screen, expected, other.isEmpty() ? expected : "also " + Set.copyOf(other), -1, "");
     softly.assertThat(other).as("states other than %s on the %s", expected, screen).isEmpty();
   }
 
@@ -654,7 +671,8 @@ class RealGeminiCliIT {
             screen,
             expected,
             other.isEmpty() ? expected : other.size() + "/" + looks + " looks " + Set.copyOf(other),
-            -1);
+            -1,
+            "");
         softly
             .assertThat(other)
             .as("states other than %s while %s (%d looks)", expected, screen, looks)
@@ -673,11 +691,12 @@ class RealGeminiCliIT {
     }
   }
 
-  /** One line of the table on stderr: screen, expected, reported, delay. */
-  private static void table(String screen, String expected, String reported, long delayMillis) {
+  /** One line of the table on stderr: screen, expected, reported, delay, state_source. */
+  private static void table(
+      String screen, String expected, String reported, long delayMillis, String source) {
     System.err.printf(
-        "gemini-real | %-34s | expected %-8s | reported %-22s | %s%n",
-        screen, expected, reported, delayMillis < 0 ? "-" : delayMillis + " ms");
+        "gemini-real | %-34s | expected %-8s | reported %-22s | %8s | %s%n",
+        screen, expected, reported, delayMillis < 0 ? "-" : delayMillis + " ms", source);
   }
 
   private static Duration seconds(long n) {

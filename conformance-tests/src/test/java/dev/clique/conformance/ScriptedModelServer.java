@@ -22,12 +22,13 @@ import java.util.function.Predicate;
  * (as MockWebServer does): the CLI is real, only the model is scripted. A subclass speaks one
  * vendor's wire format; this class holds the script, the log and the SSE plumbing.
  */
-abstract class ScriptedModelServer implements AutoCloseable {
+public abstract class ScriptedModelServer implements AutoCloseable {
   /** One request as the server received it. */
-  record Received(String method, String path, Map<String, List<String>> headers, String body) {}
+  public record Received(
+      String method, String path, Map<String, List<String>> headers, String body) {}
 
   /** What the model does on its next turn, in words every vendor's format can say. */
-  sealed interface Step {
+  public sealed interface Step {
     /** A whole answer at once. */
     record Text(String text) implements Step {}
 
@@ -53,17 +54,17 @@ abstract class ScriptedModelServer implements AutoCloseable {
   }
 
   /** {@code http://127.0.0.1:PORT}, with no trailing slash. */
-  String url() {
+  public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
   }
 
   /** Appends the model's next turns. */
-  ScriptedModelServer then(Step... steps) {
+  public ScriptedModelServer then(Step... steps) {
     script.addAll(List.of(steps));
     return this;
   }
 
-  List<Received> received() {
+  public List<Received> received() {
     synchronized (received) {
       return List.copyOf(received);
     }

@@ -25,6 +25,7 @@ public interface HookDialect {
   static Optional<HookDialect> named(String name) {
     return switch (name == null ? "" : name) {
       case "claude" -> Optional.of(new ClaudeHooks());
+      case "codex" -> Optional.of(new CodexHooks());
       default -> Optional.empty();
     };
   }

@@ -57,8 +57,9 @@ public final class StateDetector {
   static final long BUSY_SCREEN_EVERY_MILLIS = 500;
 
   /**
-   * A CLI's own "working" that is followed by neither a report nor output for this long is not
-   * trusted any more (a hook that never fired, a CLI that hung): the pane decides again.
+   * A CLI's own "working" that is followed by neither a report nor a change of its screen for this
+   * long is not trusted any more (a hook that never fired, a CLI that hung while its bullet
+   * blinks): the pane decides again, and {@code state_source} says so.
    */
   static final long REPORT_QUIET_MILLIS = 30_000;
 
@@ -199,6 +200,9 @@ public final class StateDetector {
         p.stillSince = now;
       }
     }
+    if (p.screenAt < 0 || hash != p.screenHash) {
+      p.screenChangedAt = now;
+    }
     p.screenHash = hash;
     p.screenAt = now;
     Reading reading = ScreenReader.read(lines, p.cli);
@@ -232,6 +236,11 @@ public final class StateDetector {
     }
     if (p.screenAt < p.titleTurnedAt) {
       return true; // it stopped working, or began to ask: what the screen says now counts at once
+    }
+    if (p.inputAt >= 0
+        && now - p.inputAt > INPUT_SETTLE_MILLIS
+        && p.screenAt <= p.inputAt + INPUT_SETTLE_MILLIS) {
+      return true; // the screen the input led to (the next first-run question) counts from now
     }
     if (p.cli != null && p.cli.hasOwnScreens() && p.busy(now)) {
       return p.screenAt < 0 || now - p.screenAt >= BUSY_SCREEN_EVERY_MILLIS;
@@ -286,7 +295,9 @@ public final class StateDetector {
     if (report != null) {
       if (report.state() == SessionState.WORKING && p.reportQuiet(now)) {
         staleReport =
-            "the CLI said working (" + report.evidence() + "), then nothing for over 30 s: ";
+            "the CLI said working ("
+                + report.evidence()
+                + "), then neither a report nor a new screen for over 30 s: ";
       } else if (!(report.state() == SessionState.WORKING && ownScreen)) {
         return fromReport(report, p.reportAt, reading, lastOutput);
       }
@@ -423,6 +434,7 @@ public final class StateDetector {
     long shellSeenAt = -1;
 
     long screenAt = -1;
+    long screenChangedAt = -1;
     int screenHash;
     Reading reading;
     long proofStretch = -1;
@@ -499,9 +511,13 @@ public final class StateDetector {
       report = null;
     }
 
-    /** A "working" report followed by neither another report nor output for a long time. */
+    /**
+     * A "working" report followed by neither another report nor a change of the screen (its
+     * animations aside; output, before any screen was taken) for a long time.
+     */
     boolean reportQuiet(long now) {
-      return now - Math.max(reportAt, lastOutput) > REPORT_QUIET_MILLIS;
+      long changed = screenAt < 0 ? lastOutput : screenChangedAt;
+      return now - Math.max(reportAt, changed) > REPORT_QUIET_MILLIS;
     }
 
     /** Output recent enough to be work, before any proof; a shell's prompt does not count. */

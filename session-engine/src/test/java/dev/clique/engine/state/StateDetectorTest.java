@@ -412,4 +412,64 @@ class StateDetectorTest {
             "Notification permission_prompt"));
     assertThat(detector.verdict("a").attention().detail()).isEqualTo("Bash: ls");
   }
+
+  @Test
+  void theScreenAnEnterLeadsToIsReadAsSoonAsTheInputHasSettled() {
+    startAgent();
+    detector.screen("a", "Press Enter to continue");
+    detector.input("a");
+    long enter = clock.millis();
+    long waitingAt = -1;
+    // The watcher's ticks, 50 ms apart, while the CLI draws its next screen (it prints throughout).
+    while (clock.millis() - enter < 2_000 && waitingAt < 0) {
+      clock.advanceMillis(50);
+      print("a");
+      if (detector.needsScreen("a")) {
+        detector.screen("a", "Is this a folder you trust?\nAllow this?\n❯ 1. Yes");
+      }
+      if (state("a") == SessionState.WAITING) {
+        waitingAt = clock.millis() - enter;
+      }
+    }
+    assertThat(waitingAt)
+        .as("ms from the Enter to the next question read as waiting")
+        .isBetween(StateDetector.INPUT_SETTLE_MILLIS, StateDetector.INPUT_SETTLE_MILLIS + 100);
+  }
+
+  @Test
+  void aWorkingReportOnAScreenThatOnlyBlinksForHalfAMinuteSaysSoInItsSource() {
+    startAgent();
+    detector.report("a", report(SessionState.WORKING, null, null, "PreToolUse Bash"));
+    String[] blink = {"● Printing a marker\n> ", "  Printing a marker\n> "};
+    for (int i = 0; i < 62; i++) { // 31 s of a blinking bullet, a screen every half second
+      clock.advanceMillis(500);
+      print("a");
+      detector.screen("a", blink[i % 2]);
+      if (i == 50) {
+        assertThat(state("a"))
+            .as("25 s on, the report still holds")
+            .isEqualTo(SessionState.WORKING);
+      }
+    }
+    Verdict verdict = detector.verdict("a");
+    assertThat(verdict.source().authority()).isEqualTo("pane");
+    assertThat(verdict.source().evidence())
+        .startsWith(
+            "the CLI said working (PreToolUse Bash), then neither a report nor a new screen")
+        .contains("30 s");
+  }
+
+  @Test
+  void aWorkingReportHoldsWhileTheScreenKeepsChanging() {
+    startAgent();
+    detector.report("a", report(SessionState.WORKING, null, null, "UserPromptSubmit"));
+    for (int i = 0; i < 62; i++) { // 31 s of an answer that grows
+      clock.advanceMillis(500);
+      print("a");
+      detector.screen("a", "answer line " + i + "\n> ");
+    }
+    assertThat(detector.verdict("a").state()).isEqualTo(SessionState.WORKING);
+    assertThat(detector.verdict("a").source())
+        .isEqualTo(new StateSource("hook", "UserPromptSubmit"));
+  }
 }
