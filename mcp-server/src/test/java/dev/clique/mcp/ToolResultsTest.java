@@ -47,7 +47,10 @@ class ToolResultsTest {
     JsonNode structured = result.get("structuredContent");
     assertThat(structured.isObject()).isTrue();
     assertThat(result.at("/content/0/type").asText()).isEqualTo("text");
-    assertThat(Fixtures.json(result.at("/content/0/text").asText())).isEqualTo(structured);
+    JsonNode text = Fixtures.json(result.at("/content/0/text").asText());
+    // list_sessions shows the bare array (seed 000 parses a list); the others the structure.
+    assertThat(text)
+        .isEqualTo(tool.equals("list_sessions") ? structured.get("sessions") : structured);
     ValidationResponse valid =
         validator.validate(outputSchema(tool), Fixtures.JSON.convertValue(structured, OBJECT));
     assertThat(valid.valid()).as(valid.errorMessage()).isTrue();

@@ -11,7 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import reactor.core.publisher.Mono;
 
-/** {@code list_sessions}: every session and its state ({@code GET /api/state}). */
+/**
+ * {@code list_sessions}: every session and its state ({@code GET /api/state}). Its structure is
+ * {@code {"sessions": [...]}}, its text the bare array.
+ */
 public final class ListSessionsTool implements CliqueTool {
   private final CliqueClient client;
 
@@ -53,7 +56,7 @@ public final class ListSessionsTool implements CliqueTool {
           for (Session session : sessions) {
             rows.add(session.json());
           }
-          return ToolResults.ok(result);
+          return ToolResults.ok(result, rows);
         });
   }
 }
