@@ -85,8 +85,30 @@ class ToolResultsTest {
   }
 
   @Test
-  void waitIsTheEnginesAnswer() throws Exception {
-    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID, "timeout", 5)))
+  void waitIsTheEnginesAnswerWithWhyAPersonIsNeeded() throws Exception {
+    ObjectNode expected = (ObjectNode) Fixtures.contractJson("wait-matched.json");
+    expected.set("attention", Fixtures.contractJson("state.json").at("/sessions/0/attention"));
+    assertThat(expected.at("/attention/kind").asText()).isEqualTo("permission");
+    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID, "timeout", 5))).isEqualTo(expected);
+  }
+
+  @Test
+  void aWaitThatEndsWithoutAPersonNeededIsTheEnginesAnswerAlone() throws Exception {
+    engine.on(
+        "/api/sessions/" + Fixtures.CLAUDE_ID + "/wait",
+        FakeEngine.json(200, Fixtures.contract("wait-timeout.json")));
+    int before = engine.requests.size();
+    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID)))
+        .isEqualTo(Fixtures.contractJson("wait-timeout.json"));
+    assertThat(engine.requests).hasSize(before + 1);
+  }
+
+  @Test
+  void aWaitingRowNoLongerInThatStateAddsNoAttention() throws Exception {
+    ObjectNode row = (ObjectNode) Fixtures.contractJson("state.json");
+    ((ObjectNode) row.at("/sessions/0")).put("state", "working");
+    engine.on("/api/state", FakeEngine.json(200, row.toString()));
+    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID)))
         .isEqualTo(Fixtures.contractJson("wait-matched.json"));
   }
 

@@ -64,7 +64,10 @@ class ToolsListTest {
   void theArgumentsAreThoseOfTheTable() {
     assertThat(properties("list_sessions")).isEmpty();
     assertThat(properties("get_session")).containsExactly("id");
-    assertThat(properties("wait")).containsExactly("id", "timeout");
+    assertThat(properties("wait")).containsExactly("id", "timeout", "until");
+    assertThat(tool("wait").at("/inputSchema/properties/until/type").asText()).isEqualTo("array");
+    assertThat(tool("wait").at("/inputSchema/properties/until/items/enum").toString())
+        .isEqualTo("[\"idle\",\"waiting\",\"error\",\"stopped\"]");
     assertThat(properties("preview_pane")).containsExactly("id", "lines");
     assertThat(properties("conversation")).containsExactly("id");
     assertThat(tool("wait").at("/inputSchema/properties/timeout/type").asText())

@@ -72,6 +72,19 @@ final class Schemas {
     return schema;
   }
 
+  /** Why a person is needed, or null: the engine's {@code attention} (a Python panel has none). */
+  static Map<String, Object> attention() {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("kind", typed("string", "permission, question, trust, first-run, error, ..."));
+    p.put("detail", typed("string", "What it asks, e.g. the command it wants to run."));
+    p.put("since", typed("number", "Since when, in unix seconds."));
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", List.of("object", "null"));
+    schema.put("description", "Why a person is needed, when the session is waiting or erring.");
+    schema.put("properties", p);
+    return schema;
+  }
+
   /** A session row of {@code GET /api/state}; the engine's other keys pass through. */
   static Map<String, Object> session() {
     Map<String, Object> p = new LinkedHashMap<>();
