@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -76,6 +77,33 @@ class ToolResultsTest {
     assertThat(structured.at("/sessions/1/command").isNull()).isTrue();
     assertThat(structured.at("/sessions/0/folder").isNull()).isTrue();
     assertThat(structured.at("/sessions/1/mode_seq").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void sessionsCarryTheEnginesAttentionStateSourceAndExitStatus() throws Exception {
+    JsonNode waiting = call("get_session", Map.of("id", Fixtures.CLAUDE_ID));
+    assertThat(waiting.at("/attention/kind").asText()).isEqualTo("permission");
+    assertThat(waiting.at("/attention/detail").asText()).startsWith("Edit: ");
+    assertThat(waiting.at("/state_source/authority").asText()).isEqualTo("hook");
+    JsonNode stopped = call("list_sessions", Map.of()).at("/sessions/1");
+    assertThat(stopped.get("exit_status").asInt(-1)).isZero();
+    assertThat(stopped.get("attention").isNull()).isTrue();
+    assertThat(stopped.at("/state_source/authority").asText()).isEqualTo("process");
+  }
+
+  @Test
+  void aPanelsRowsWithoutTheEnginesOwnFieldsAreValidToo() throws Exception {
+    ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
+    state
+        .get("sessions")
+        .forEach(
+            row ->
+                ((ObjectNode) row)
+                    .remove(
+                        List.of("attention", "state_source", "exit_status", "adopted", "source")));
+    engine.on("/api/state", FakeEngine.json(200, state.toString()));
+    assertThat(call("list_sessions", Map.of()).at("/sessions/0").has("attention")).isFalse();
+    assertThat(call("get_session", Map.of("id", Fixtures.CLAUDE_ID)).has("state_source")).isFalse();
   }
 
   @Test

@@ -86,6 +86,18 @@ class ToolsListTest {
     }
     assertThat(tool("list_sessions").at("/outputSchema/required").toString())
         .isEqualTo("[\"sessions\"]");
+    for (JsonNode session :
+        List.of(
+            tool("get_session").get("outputSchema"),
+            tool("list_sessions").at("/outputSchema/properties/sessions/items"))) {
+      assertThat(session.get("properties").has("attention")).isTrue();
+      assertThat(session.get("properties").has("state_source")).isTrue();
+      assertThat(session.get("properties").has("exit_status")).isTrue();
+      // Optional: a CLIque panel has none of them.
+      assertThat(session.get("required").toString()).isEqualTo("[\"id\",\"state\"]");
+    }
+    assertThat(tool("wait").at("/outputSchema/properties").has("attention")).isTrue();
+    assertThat(tool("wait").at("/outputSchema/required").toString()).doesNotContain("attention");
   }
 
   @Test
