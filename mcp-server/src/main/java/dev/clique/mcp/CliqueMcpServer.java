@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
 
 /**
@@ -38,6 +39,7 @@ import reactor.core.publisher.Mono;
  */
 public final class CliqueMcpServer {
   public static final String NAME = "clique";
+
   public static final String INSTRUCTIONS =
       "clique shows the coding-agent sessions (Claude Code, Codex, Gemini, shells) running in"
           + " tmux: list_sessions, get_session, wait, preview_pane and conversation. They only"
@@ -52,6 +54,11 @@ public final class CliqueMcpServer {
   private final CliqueClient client;
   private final Duration progressEvery;
   private final Duration drainOnEof;
+  private final AtomicReference<Serving> serving = new AtomicReference<>();
+  private volatile boolean stopped;
+
+  /** What {@link #stop()} ends: the stdout frames, the pending calls and stdin. */
+  private record Serving(FrameWriter frames, RequestRouter router, InputStream in) {}
 
   public CliqueMcpServer(CliqueClient client) {
     this(client, PROGRESS_EVERY, DRAIN_ON_EOF);
@@ -120,6 +127,11 @@ public final class CliqueMcpServer {
     tools.forEach(tool -> names.add(tool.name()));
     ServerIdentity identity = new ServerIdentity(NAME, version(), INSTRUCTIONS, capabilities());
     RequestRouter router = new RequestRouter(frames, identity, names, progressEvery);
+    serving.set(new Serving(frames, router, in));
+    if (stopped) {
+      stop();
+      return;
+    }
     Thread starting =
         new Thread(
             () -> {
@@ -135,8 +147,37 @@ public final class CliqueMcpServer {
     try {
       new StdioFront(frames, router).run(in);
       router.awaitIdle(drainOnEof);
+    } catch (IOException e) {
+      if (!stopped) {
+        throw e;
+      }
+      // stop() closed stdin under the read: the end of input, asked for.
     } finally {
       router.close();
+    }
+  }
+
+  /**
+   * Stops serving at once, for SIGINT and SIGTERM (MCP.md: exit within 100 ms): nothing more is
+   * written to stdout once the frame being written is whole, pending calls are abandoned (their
+   * HTTP calls aborted) and stdin is closed, which ends {@link #serve} when closing that stream
+   * wakes a read blocked on it (a channel's stream does; a {@code FileInputStream} does not).
+   *
+   * <p>The JVM waits up to 300 ms at exit for threads blocked in a system call; this leaves none of
+   * this server's.
+   */
+  public void stop() {
+    stopped = true;
+    Serving current = serving.get();
+    if (current == null) {
+      return;
+    }
+    current.frames().close();
+    current.router().close();
+    try {
+      current.in().close();
+    } catch (IOException e) {
+      // stdin is going away with the process either way
     }
   }
 
