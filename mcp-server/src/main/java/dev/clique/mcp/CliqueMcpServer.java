@@ -40,10 +40,21 @@ import reactor.core.publisher.Mono;
 public final class CliqueMcpServer {
   public static final String NAME = "clique";
 
+  /**
+   * What an assistant reads first; a client may show it nothing else of the server up front (Claude
+   * Code defers the tools themselves behind its tool search). Under 2 KB, as is each tool's
+   * description.
+   */
   public static final String INSTRUCTIONS =
-      "clique shows the coding-agent sessions (Claude Code, Codex, Gemini, shells) running in"
-          + " tmux: list_sessions, get_session, wait, preview_pane and conversation. They only"
-          + " read: they never type into a session.";
+      "clique shows the coding-agent sessions (Claude Code, Codex, Gemini CLI, shells) running in"
+          + " tmux; its five tools only read: they never type into a session. Start with"
+          + " list_sessions: every session's id, CLI, folder and state (working, waiting, error,"
+          + " idle or stopped). To follow one, call wait with its id: it returns as soon as the"
+          + " session is no longer working, because it finished (idle) or needs a person (waiting"
+          + " or error; attention says why), or when its timeout (at most 300 s) passes, so call"
+          + " it again to keep waiting. get_session shows one session, preview_pane the last lines"
+          + " of its terminal, conversation what the person and the agent said. A waiting session"
+          + " needs its person: say what it asks; you cannot answer it from here.";
 
   /** How often a pending request that asked for progress hears of it (MCP.md: at most 15 s). */
   public static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);

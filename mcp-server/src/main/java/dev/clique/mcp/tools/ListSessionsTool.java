@@ -32,8 +32,8 @@ public final class ListSessionsTool implements CliqueTool {
     return Tool.builder(name(), Schemas.input(Map.of(), List.of()))
         .title("List sessions")
         .description(
-            "Lists every coding-agent session clique runs, with its CLI, folder and state"
-                + " (working, waiting, error, idle or stopped).")
+            "Lists every coding-agent session clique runs, with its id, CLI, folder and state"
+                + " (working, waiting, error, idle or stopped): the place to start.")
         .outputSchema(
             Schemas.output(
                 Map.of("sessions", Schemas.arrayOf(Schemas.session())), List.of("sessions")))
