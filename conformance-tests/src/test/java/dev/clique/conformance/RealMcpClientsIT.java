@@ -187,7 +187,8 @@ class RealMcpClientsIT {
               "--output-format",
               "json");
       try (Spawned claude = Spawned.start(command, cliEnv, project)) {
-        int code = claude.waitFor(Duration.ofSeconds(180));
+        claude.closeStdin(); // the prompt is the argument; nothing more comes on stdin
+        int code = claude.waitFor(Duration.ofSeconds(120));
         assertThat(code).as("claude -p: " + claude.stderr() + claude.stdout()).isZero();
         JsonNode outcome = JSON.readTree(claude.stdout());
         assertThat(outcome.path("is_error").asBoolean(true)).as(outcome.toString()).isFalse();
@@ -236,5 +237,249 @@ class RealMcpClientsIT {
     StringBuilder text = new StringBuilder();
     content.forEach(block -> text.append(block.path("text").asText()));
     return text.toString();
+  }
+
+  // --- Codex ---------------------------------------------------------------------------------
+
+  @Test
+  void codexCallsEveryToolOfCliqueMcpEmbeddedAndPassesBackEachResult() throws Exception {
+    assertEveryResult(codex("embedded", embedded()));
+  }
+
+  @Test
+  void codexCallsEveryToolOfCliqueMcpAgainstCliqueServe() throws Exception {
+    assertEveryResult(codex("serve", againstServe()));
+  }
+
+  /**
+   * {@code codex exec} with clique in its throwaway {@code CODEX_HOME}'s config.toml as {@code
+   * [mcp_servers.clique]} with {@code required = true}, the model its scripted provider.
+   */
+  private static List<Passed> codex(String name, Server server) throws Exception {
+    Path home = Files.createDirectories(shell.engine().home.resolve("codex-" + name));
+    Path codexHome = Files.createDirectories(home.resolve("codex-home"));
+    Path project = Files.createDirectories(home.resolve("project"));
+    try (OpenAiModelServer model = new OpenAiModelServer()) {
+      StringBuilder env = new StringBuilder();
+      server
+          .env()
+          .forEach(
+              (key, value) ->
+                  env.append(env.length() == 0 ? "" : ", ")
+                      .append(key)
+                      .append(" = ")
+                      .append(toml(value)));
+      String config =
+          """
+          model = "gpt-test"
+          model_provider = "scripted"
+          check_for_update_on_startup = false
+          chatgpt_base_url = "%s/backend-api/"
+
+          [model_providers.scripted]
+          name = "Scripted"
+          base_url = "%s"
+          wire_api = "responses"
+          env_key = "SCRIPTED_OPENAI_KEY"
+          request_max_retries = 0
+          stream_max_retries = 0
+
+          [analytics]
+          enabled = false
+
+          [feedback]
+          enabled = false
+
+          [features]
+          plugins = false
+          daemon_auto_start = false
+
+          [mcp_servers.clique]
+          command = %s
+          args = [%s]
+          required = true
+          env = { %s }
+          """
+              .formatted(
+                  model.url(),
+                  model.baseUrl(),
+                  toml(Launcher.script().toString()),
+                  String.join(", ", server.args().stream().map(RealMcpClientsIT::toml).toList()),
+                  env);
+      Files.writeString(codexHome.resolve("config.toml"), config);
+      for (String[] call : calls()) {
+        model.then(new ScriptedModelServer.Step.ToolCall(call[0], call[1]));
+      }
+      model.then(new ScriptedModelServer.Step.Text("Done."));
+
+      Map<String, String> cliEnv = new LinkedHashMap<>();
+      cliEnv.put("HOME", home.toString());
+      cliEnv.put("CODEX_HOME", codexHome.toString());
+      cliEnv.put("PATH", AgentClis.path());
+      cliEnv.put("LANG", "C.UTF-8");
+      String javaHome = System.getenv("JAVA_HOME");
+      if (javaHome != null) {
+        cliEnv.put("JAVA_HOME", javaHome);
+      }
+      cliEnv.put("SCRIPTED_OPENAI_KEY", "sk-scripted-not-a-key");
+      List<String> command =
+          List.of(
+              AgentClis.bin().resolve("codex").toString(),
+              "exec",
+              "--skip-git-repo-check",
+              "Look at the coding sessions clique shows.");
+      try (Spawned codex = Spawned.start(command, cliEnv, project)) {
+        codex.closeStdin(); // codex exec reads a piped stdin to its end, as more of the prompt
+        int code = codex.waitFor(Duration.ofSeconds(120));
+        assertThat(code).as("codex exec: " + codex.stderr() + codex.stdout()).isZero();
+        assertThat(codex.stdout()).contains("Done.");
+      }
+      List<ScriptedModelServer.Received> turns =
+          model.received().stream().filter(OpenAiModelServer::mainTurn).toList();
+      String first = turns.get(0).body();
+      assertThat(first)
+          .as("clique's tools are in the first model request")
+          .contains("\"mcp__clique\"");
+      for (String tool : FIVE) {
+        assertThat(first).contains("\"" + tool + "\"");
+      }
+      return passedBackByCodex(JSON.readTree(turns.get(turns.size() - 1).body()));
+    }
+  }
+
+  /** The function outputs of the last turn's input, each with the name of its call. */
+  private static List<Passed> passedBackByCodex(JsonNode lastTurn) {
+    Map<String, String> called = new LinkedHashMap<>();
+    List<Passed> passed = new ArrayList<>();
+    for (JsonNode item : lastTurn.path("input")) {
+      String type = item.path("type").asText();
+      if (type.equals("function_call")) {
+        called.put(item.path("call_id").asText(), item.path("name").asText());
+      } else if (type.equals("function_call_output")) {
+        JsonNode output = item.path("output");
+        String text = output.isTextual() ? output.asText() : textOf(output);
+        // Codex prefixes the tool's text with how long the call took, and flags no error to the
+        // model: an error is a result that is not clique's JSON.
+        String result = text.replaceFirst("^Wall time: [0-9.]+ seconds\n", "");
+        result = result.replaceFirst("^Output:\n?", "");
+        passed.add(
+            new Passed(
+                called.getOrDefault(item.path("call_id").asText(), "?"),
+                result,
+                !result.startsWith("{")));
+      }
+    }
+    System.out.println("[codex] passed back: " + passed);
+    return passed;
+  }
+
+  private static String toml(String value) {
+    return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+
+  // --- Gemini CLI ----------------------------------------------------------------------------
+
+  @Test
+  void geminiCliCallsEveryToolOfCliqueMcpEmbeddedAndPassesBackEachResult() throws Exception {
+    assertEveryResult(gemini("embedded", embedded()));
+  }
+
+  @Test
+  void geminiCliCallsEveryToolOfCliqueMcpAgainstCliqueServe() throws Exception {
+    assertEveryResult(gemini("serve", againstServe()));
+  }
+
+  /**
+   * {@code gemini -p} with clique in its throwaway {@code ~/.gemini/settings.json} as {@code
+   * mcpServers.clique} with {@code "trust": true}.
+   */
+  private static List<Passed> gemini(String name, Server server) throws Exception {
+    Path home = Files.createDirectories(shell.engine().home.resolve("gemini-" + name));
+    Path project = Files.createDirectories(home.resolve("project"));
+    Path settings = Files.createDirectories(home.resolve(".gemini")).resolve("settings.json");
+    ObjectNode config = JSON.createObjectNode();
+    config.putObject("security").putObject("auth").put("selectedType", "gemini-api-key");
+    ((ObjectNode) config.get("security")).putObject("folderTrust").put("enabled", false);
+    config.putObject("privacy").put("usageStatisticsEnabled", false);
+    config.putObject("telemetry").put("enabled", false);
+    config
+        .putObject("general")
+        .put("enableAutoUpdate", false)
+        .put("enableAutoUpdateNotification", false);
+    config.putObject("ide").put("enabled", false);
+    ObjectNode clique = config.putObject("mcpServers").putObject("clique");
+    clique.put("command", Launcher.script().toString());
+    server.args().forEach(clique.putArray("args")::add);
+    ObjectNode env = clique.putObject("env");
+    server.env().forEach(env::put);
+    clique.put("trust", true);
+    Files.writeString(settings, JSON.writeValueAsString(config));
+
+    try (GeminiModelServer model = new GeminiModelServer()) {
+      for (String[] call : calls()) {
+        model.then(new ScriptedModelServer.Step.ToolCall(call[0], call[1]));
+      }
+      model.then(new ScriptedModelServer.Step.Text("Done."));
+      Map<String, String> cliEnv = new LinkedHashMap<>();
+      cliEnv.put("HOME", home.toString());
+      cliEnv.put("PATH", AgentClis.path());
+      cliEnv.put("LANG", "C.UTF-8");
+      String javaHome = System.getenv("JAVA_HOME");
+      if (javaHome != null) {
+        cliEnv.put("JAVA_HOME", javaHome);
+      }
+      cliEnv.put("GEMINI_API_KEY", "fake-key-for-a-scripted-model");
+      cliEnv.put("GOOGLE_GEMINI_BASE_URL", model.url());
+      cliEnv.put("NO_BROWSER", "true");
+      List<String> command =
+          List.of(
+              AgentClis.bin().resolve("gemini").toString(),
+              "-p",
+              "Look at the coding sessions clique shows.");
+      try (Spawned gemini = Spawned.start(command, cliEnv, project)) {
+        gemini.closeStdin();
+        int code = gemini.waitFor(Duration.ofSeconds(120));
+        assertThat(code).as("gemini -p: " + gemini.stderr() + gemini.stdout()).isZero();
+        assertThat(gemini.stdout()).contains("Done.");
+      }
+      List<ScriptedModelServer.Received> turns =
+          model.received().stream().filter(GeminiModelServer::isMainTurn).toList();
+      String first = turns.get(0).body();
+      for (String tool : FIVE) {
+        assertThat(first).as(tool + " is offered to the model").contains(tool + "\"");
+      }
+      return passedBackByGemini(JSON.readTree(turns.get(turns.size() - 1).body()));
+    }
+  }
+
+  /** The function responses of the last turn's contents, by the name of their call. */
+  private static List<Passed> passedBackByGemini(JsonNode lastTurn) {
+    List<Passed> passed = new ArrayList<>();
+    for (JsonNode content : lastTurn.path("contents")) {
+      for (JsonNode part : content.path("parts")) {
+        JsonNode response = part.path("functionResponse");
+        if (response.isMissingNode()) {
+          continue;
+        }
+        String tool = response.path("name").asText();
+        for (String own : FIVE) {
+          if (tool.endsWith("_" + own)) {
+            tool = own;
+          }
+        }
+        // Gemini CLI passes a result's text as "output", fenced as untrusted, and an error as
+        // "error", a sentence that quotes the tool's own.
+        JsonNode answer = response.path("response");
+        boolean error = answer.has("error");
+        String text =
+            (error ? answer.path("error") : answer.path("output"))
+                .asText()
+                .replaceFirst("^<untrusted_context>\\n", "")
+                .replaceFirst("\\n</untrusted_context>$", "");
+        passed.add(new Passed(tool, text, error));
+      }
+    }
+    System.out.println("[gemini] passed back: " + passed);
+    return passed;
   }
 }
