@@ -19,6 +19,7 @@ public final class BenchmarkRunner {
   static List<Benchmark> all() {
     return List.of(
         new ColdStartBenchmark(),
+        new SignalExitBenchmark(),
         new ToolLatencyBenchmark(),
         new EngineBenchmark(),
         new ConversationBenchmark(),

@@ -61,6 +61,11 @@ final class McpProcess implements AutoCloseable {
             + "}}");
   }
 
+  /** Waits for the exit; its code, or -1 when it is still running after {@code timeout}. */
+  int awaitExit(long timeout, TimeUnit unit) throws InterruptedException {
+    return process.waitFor(timeout, unit) ? process.exitValue() : -1;
+  }
+
   long pid() {
     return process.pid();
   }

@@ -30,6 +30,8 @@ class BenchmarkRunnerIT {
         .contains("| cores | " + Runtime.getRuntime().availableProcessors() + " |")
         .contains("cold start of `clique mcp`")
         .contains("`CLIQUE_CDS=0`")
+        .contains("`clique mcp` exit on SIGINT")
+        .contains("`clique mcp` exit on SIGTERM")
         .contains("`list_sessions` with 50 sessions")
         .contains("`preview_pane` (40 lines)")
         .contains("RSS of `clique mcp`")

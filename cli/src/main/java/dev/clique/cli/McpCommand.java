@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.channels.Channels;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -53,7 +54,10 @@ final class McpCommand implements Callable<Integer> {
     Map<String, String> env = Environment.variables();
     // stdout is the protocol: take the raw descriptor before anything can print to it.
     OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
-    InputStream protocolIn = new FileInputStream(FileDescriptor.in);
+    // A channel's stream, since closing it wakes the read blocked on it: the JVM waits up to
+    // 300 ms at exit for a thread blocked in a system call (a FileInputStream's read is one).
+    InputStream protocolIn =
+        Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
     if (embedded) {
       EmbeddedEngine engine;
       try {
@@ -62,7 +66,7 @@ final class McpCommand implements Callable<Integer> {
         return refuse(err, e.getMessage());
       }
       try (engine) {
-        serve(engine.url(), engine.token(), protocolIn, protocolOut);
+        serve(engine.url(), engine.token(), protocolIn, protocolOut, engine::close);
       }
       return ExitCodes.OK;
     }
@@ -81,14 +85,28 @@ final class McpCommand implements Callable<Integer> {
     if (!isHttpUrl(url)) {
       return refuse(err, "CLIQUE_URL must be an http:// or https:// URL, like " + DEFAULT_URL);
     }
-    serve(url.strip(), token.strip(), protocolIn, protocolOut);
+    serve(url.strip(), token.strip(), protocolIn, protocolOut, () -> {});
     return ExitCodes.OK;
   }
 
-  private static void serve(String url, String token, InputStream in, OutputStream out)
+  /**
+   * Serves until stdin ends. SIGINT and SIGTERM stop the server at once, then {@code alsoStop} (the
+   * embedded engine, whose listening threads would hold the exit up as stdin's read does).
+   */
+  private static void serve(
+      String url, String token, InputStream in, OutputStream out, Runnable alsoStop)
       throws IOException {
     CliqueClient client = CliqueClient.builder().baseUrl(url).token(token).build();
-    new CliqueMcpServer(client).serve(in, out);
+    CliqueMcpServer server = new CliqueMcpServer(client);
+    Thread stop =
+        new Thread(
+            () -> {
+              server.stop();
+              alsoStop.run();
+            },
+            "clique-mcp-stop");
+    Runtime.getRuntime().addShutdownHook(stop);
+    server.serve(in, out);
   }
 
   private static int refuse(PrintWriter err, String message) {

@@ -110,6 +110,16 @@ public final class AnthropicModelServer extends ScriptedModelServer {
           "tool_use",
           1,
           Duration.ZERO);
+    } else if (step instanceof Step.ToolCall call) {
+      ObjectNode input = (ObjectNode) JSON.readTree(call.arguments());
+      reply(
+          exchange,
+          stream,
+          model,
+          List.of(toolUse(call.tool(), input)),
+          "tool_use",
+          1,
+          Duration.ZERO);
     } else if (step instanceof Step.Failure failure) {
       json(exchange, failure.status(), error(failure.type(), failure.message()));
     }

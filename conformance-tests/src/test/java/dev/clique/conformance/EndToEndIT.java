@@ -46,7 +46,7 @@ class EndToEndIT {
             .forEach(s -> ids.add(s.path("id").asText()));
         assertThat(ids).contains(id);
         JsonNode text = ThrowawayEngine.json(called.at("/result/content/0/text").asText());
-        assertThat(text).isEqualTo(called.at("/result/structuredContent"));
+        assertThat(text).isEqualTo(called.at("/result/structuredContent/sessions"));
 
         JsonNode missing =
             dialogue.callTool("preview_pane", Map.of("id", "no-such-session", "lines", 8));

@@ -52,7 +52,7 @@ public final class GeminiModelServer extends ScriptedModelServer {
     } else if (path.contains(":countTokens")) {
       json(exchange, 200, "{\"totalTokens\": " + Math.max(1, request.body().length() / 4) + "}");
     } else if (isMainTurn(request)) {
-      turn(exchange, nextStep());
+      turn(exchange, nextStep(), request);
     } else if (path.contains(":streamGenerateContent")) {
       sse(exchange, List.of(frame(textParts(sideAnswer(request)), true)), Duration.ZERO);
     } else if (path.contains(":generateContent")) {
@@ -62,7 +62,7 @@ public final class GeminiModelServer extends ScriptedModelServer {
     }
   }
 
-  private void turn(HttpExchange exchange, Step step) throws IOException {
+  private void turn(HttpExchange exchange, Step step, Received request) throws IOException {
     if (step instanceof Step.Text text) {
       sse(exchange, List.of(frame(textParts(text.text()), true)), Duration.ZERO);
     } else if (step instanceof Step.SlowText slow) {
@@ -80,9 +80,35 @@ public final class GeminiModelServer extends ScriptedModelServer {
       args.put("command", call.command());
       args.put("description", call.description());
       sse(exchange, List.of(frame(JSON.createArrayNode().add(part), true)), Duration.ZERO);
+    } else if (step instanceof Step.ToolCall call) {
+      ObjectNode part = JSON.createObjectNode();
+      ObjectNode functionCall = part.putObject("functionCall");
+      functionCall.put("name", declaredName(JSON.readTree(request.body()), call.tool()));
+      functionCall.set("args", JSON.readTree(call.arguments()));
+      sse(exchange, List.of(frame(JSON.createArrayNode().add(part), true)), Duration.ZERO);
     } else if (step instanceof Step.Failure failure) {
       error(exchange, failure.status(), failure.type(), failure.message());
     }
+  }
+
+  /**
+   * The name the request declares a tool by: the tool's own, or one that ends with it after an
+   * underscore (how the CLI may prefix an MCP server's tools); the tool's own when none does.
+   */
+  private static String declaredName(JsonNode body, String tool) {
+    String found = tool;
+    for (JsonNode group : body.path("tools")) {
+      for (JsonNode declaration : group.path("functionDeclarations")) {
+        String name = declaration.path("name").asText();
+        if (name.equals(tool)) {
+          return name;
+        }
+        if (name.endsWith("_" + tool)) {
+          found = name;
+        }
+      }
+    }
+    return found;
   }
 
   /** Google's error body: {@code {"error": {"code", "message", "status"}}}. */

@@ -11,8 +11,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * How a spawned {@code clique mcp} ends: stdin closed is exit 0 within a second even while a wait
- * is held open by the engine; SIGTERM is a prompt exit with nothing but protocol on stdout and no
- * stack trace anywhere.
+ * is held open by the engine; SIGINT and SIGTERM are a prompt exit (128 + the signal) with nothing
+ * but whole protocol frames on stdout and no stack trace anywhere, with or without an engine of its
+ * own. How prompt is measured in BENCHMARKS.md ({@code signal-exit}); here only that it exits.
  */
 class McpLifecycleIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -97,6 +98,72 @@ class McpLifecycleIT {
       assertThat(mcp.waitFor(Duration.ofSeconds(2))).isIn(0, 143);
       assertThat(mcp.stdout()).isEmpty();
       assertNoStackTrace(mcp.stderr());
+    }
+  }
+
+  /** Every line on stdout is a whole JSON-RPC frame, and stdout ends at a frame's end. */
+  private static void assertOnlyWholeFrames(String stdout) throws Exception {
+    assertThat(stdout.isEmpty() || stdout.endsWith("\n")).as("no partial frame").isTrue();
+    for (String line : stdout.split("\n")) {
+      if (!line.isEmpty()) {
+        assertThat(JSON.readTree(line).path("jsonrpc").asText()).isEqualTo("2.0");
+      }
+    }
+  }
+
+  private static void signalledWhileAWaitIsInFlight(String signal, int expectedCode)
+      throws Exception {
+    try (StubEngine stub = StubEngine.start();
+        ThrowawayEngine home = ThrowawayEngine.prepare();
+        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, stub), home.workdir)) {
+      new McpDialogue(mcp).initialize("2025-11-25");
+      startAWait(mcp, stub);
+      long sent = System.nanoTime();
+      mcp.signal(signal);
+      int code = mcp.waitFor(Duration.ofSeconds(5));
+      Duration took = Duration.ofNanos(System.nanoTime() - sent);
+      assertThat(code).as("exit code after SIG" + signal).isEqualTo(expectedCode);
+      assertThat(took)
+          .as("exits (a generous bound; the figure is a benchmark)")
+          .isLessThan(Duration.ofSeconds(1));
+      assertOnlyWholeFrames(mcp.stdout());
+      assertThat(mcp.stdout()).as("the wait is abandoned, not answered").doesNotContain("\"held\"");
+      assertNoStackTrace(mcp.stderr());
+    }
+  }
+
+  @Test
+  void sigintWhileAWaitIsInFlightExits130WithOnlyWholeFramesOnStdout() throws Exception {
+    signalledWhileAWaitIsInFlight("INT", 130);
+  }
+
+  @Test
+  void sigtermWhileAWaitIsInFlightExits143WithOnlyWholeFramesOnStdout() throws Exception {
+    signalledWhileAWaitIsInFlight("TERM", 143);
+  }
+
+  @Test
+  void sigintAndSigtermStopAnEmbeddedEngineToo() throws Exception {
+    for (Map.Entry<String, Integer> signal : Map.of("INT", 130, "TERM", 143).entrySet()) {
+      try (ThrowawayEngine home = ThrowawayEngine.prepare();
+          Spawned mcp =
+              Spawned.start(
+                  List.of(Launcher.script().toString(), "mcp", "--embedded"),
+                  home.env(),
+                  home.workdir)) {
+        McpDialogue dialogue = new McpDialogue(mcp);
+        dialogue.initialize("2025-11-25");
+        JsonNode listed = dialogue.callTool("list_sessions", Map.of());
+        assertThat(listed.at("/result/isError").asBoolean(true)).as(listed.toString()).isFalse();
+        long sent = System.nanoTime();
+        mcp.signal(signal.getKey());
+        int code = mcp.waitFor(Duration.ofSeconds(5));
+        Duration took = Duration.ofNanos(System.nanoTime() - sent);
+        assertThat(code).as("exit code after SIG" + signal.getKey()).isEqualTo(signal.getValue());
+        assertThat(took).isLessThan(Duration.ofSeconds(1));
+        assertOnlyWholeFrames(mcp.stdout());
+        assertNoStackTrace(mcp.stderr());
+      }
     }
   }
 }

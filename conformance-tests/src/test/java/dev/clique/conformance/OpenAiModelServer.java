@@ -120,7 +120,53 @@ public final class OpenAiModelServer extends ScriptedModelServer {
       sse(exchange, shellCall(model, body, c), Duration.ZERO);
     } else if (step instanceof Step.Text t) {
       sse(exchange, message(model, t.text(), 1), Duration.ZERO);
+    } else if (step instanceof Step.ToolCall c) {
+      sse(exchange, toolCall(model, body, c), Duration.ZERO);
     }
+  }
+
+  /**
+   * A call of the tool the request declares by that name: a function of its own, or one inside a
+   * namespace (Codex 0.169.0 offers an MCP server's tools as the namespace {@code mcp__<server>}),
+   * named as the call must name it.
+   */
+  private List<String> toolCall(String model, JsonNode request, Step.ToolCall call) {
+    String namespace = null;
+    for (JsonNode tool : request.path("tools")) {
+      if (tool.path("type").asText().equals("namespace")) {
+        for (JsonNode inner : tool.path("tools")) {
+          if (inner.path("name").asText().equals(call.tool())) {
+            namespace = tool.path("name").asText();
+          }
+        }
+      }
+    }
+    ObjectNode item = JSON.createObjectNode();
+    item.put("id", "fc_" + ids.incrementAndGet())
+        .put("type", "function_call")
+        .put("status", "completed")
+        .put("call_id", "call_" + ids.incrementAndGet())
+        .put("name", call.tool());
+    if (namespace != null) {
+      item.put("namespace", namespace);
+    }
+    item.put("arguments", call.arguments());
+    return functionCall(model, item);
+  }
+
+  private List<String> functionCall(String model, ObjectNode item) {
+    String responseId = "resp_" + ids.incrementAndGet();
+    ObjectNode inProgress = item.deepCopy().put("status", "in_progress").put("arguments", "");
+    List<String> events = new ArrayList<>();
+    events.add(event("response.created", created(responseId, model)));
+    ObjectNode added = JSON.createObjectNode().put("output_index", 0);
+    added.set("item", inProgress);
+    events.add(event("response.output_item.added", added));
+    ObjectNode done = JSON.createObjectNode().put("output_index", 0);
+    done.set("item", item);
+    events.add(event("response.output_item.done", done));
+    events.add(event("response.completed", completed(responseId, model, item)));
+    return events;
   }
 
   private List<String> message(String model, String text, int pieces) {
@@ -182,7 +228,6 @@ public final class OpenAiModelServer extends ScriptedModelServer {
   }
 
   private List<String> shellCall(String model, JsonNode request, Step.ShellCall call) {
-    String responseId = "resp_" + ids.incrementAndGet();
     ObjectNode arguments = JSON.createObjectNode();
     String tool = "exec_command";
     List<String> declared = new ArrayList<>();
@@ -202,17 +247,7 @@ public final class OpenAiModelServer extends ScriptedModelServer {
         .put("call_id", "call_" + ids.incrementAndGet())
         .put("name", tool)
         .put("arguments", arguments.toString());
-    ObjectNode inProgress = item.deepCopy().put("status", "in_progress").put("arguments", "");
-    List<String> events = new ArrayList<>();
-    events.add(event("response.created", created(responseId, model)));
-    ObjectNode added = JSON.createObjectNode().put("output_index", 0);
-    added.set("item", inProgress);
-    events.add(event("response.output_item.added", added));
-    ObjectNode done = JSON.createObjectNode().put("output_index", 0);
-    done.set("item", item);
-    events.add(event("response.output_item.done", done));
-    events.add(event("response.completed", completed(responseId, model, item)));
-    return events;
+    return functionCall(model, item);
   }
 
   private static ObjectNode created(String responseId, String model) {

@@ -38,6 +38,12 @@ public abstract class ScriptedModelServer implements AutoCloseable {
     /** The model asks to run a shell command through the CLI's own shell tool. */
     record ShellCall(String command, String description) implements Step {}
 
+    /**
+     * The model calls a tool by the name the CLI gave it ({@code mcp__clique__wait}, ...) with
+     * {@code arguments}, a JSON object.
+     */
+    record ToolCall(String tool, String arguments) implements Step {}
+
     /** The API fails with this HTTP status and vendor error type. */
     record Failure(int status, String type, String message) implements Step {}
   }

@@ -85,6 +85,14 @@ final class Spawned implements AutoCloseable {
     process.destroy();
   }
 
+  /** Sends a signal by name ({@code INT}, {@code TERM}), as a client stopping its server does. */
+  void signal(String name) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+    if (kill.waitFor() != 0) {
+      throw new AssertionError("kill -" + name + " " + process.pid() + " failed");
+    }
+  }
+
   long pid() {
     return process.pid();
   }

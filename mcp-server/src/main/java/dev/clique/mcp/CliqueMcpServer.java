@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
 
 /**
@@ -38,10 +39,22 @@ import reactor.core.publisher.Mono;
  */
 public final class CliqueMcpServer {
   public static final String NAME = "clique";
+
+  /**
+   * What an assistant reads first; a client may show it nothing else of the server up front (Claude
+   * Code defers the tools themselves behind its tool search). Under 2 KB, as is each tool's
+   * description.
+   */
   public static final String INSTRUCTIONS =
-      "clique shows the coding-agent sessions (Claude Code, Codex, Gemini, shells) running in"
-          + " tmux: list_sessions, get_session, wait, preview_pane and conversation. They only"
-          + " read: they never type into a session.";
+      "clique shows the coding-agent sessions (Claude Code, Codex, Gemini CLI, shells) running in"
+          + " tmux; its five tools only read: they never type into a session. Start with"
+          + " list_sessions: every session's id, CLI, folder and state (working, waiting, error,"
+          + " idle or stopped). To follow one, call wait with its id: it returns as soon as the"
+          + " session is no longer working, because it finished (idle) or needs a person (waiting"
+          + " or error; attention says why), or when its timeout (at most 300 s) passes, so call"
+          + " it again to keep waiting. get_session shows one session, preview_pane the last lines"
+          + " of its terminal, conversation what the person and the agent said. A waiting session"
+          + " needs its person: say what it asks; you cannot answer it from here.";
 
   /** How often a pending request that asked for progress hears of it (MCP.md: at most 15 s). */
   public static final Duration PROGRESS_EVERY = Duration.ofSeconds(10);
@@ -52,6 +65,11 @@ public final class CliqueMcpServer {
   private final CliqueClient client;
   private final Duration progressEvery;
   private final Duration drainOnEof;
+  private final AtomicReference<Serving> serving = new AtomicReference<>();
+  private volatile boolean stopped;
+
+  /** What {@link #stop()} ends: the stdout frames, the pending calls and stdin. */
+  private record Serving(FrameWriter frames, RequestRouter router, InputStream in) {}
 
   public CliqueMcpServer(CliqueClient client) {
     this(client, PROGRESS_EVERY, DRAIN_ON_EOF);
@@ -120,6 +138,11 @@ public final class CliqueMcpServer {
     tools.forEach(tool -> names.add(tool.name()));
     ServerIdentity identity = new ServerIdentity(NAME, version(), INSTRUCTIONS, capabilities());
     RequestRouter router = new RequestRouter(frames, identity, names, progressEvery);
+    serving.set(new Serving(frames, router, in));
+    if (stopped) {
+      stop();
+      return;
+    }
     Thread starting =
         new Thread(
             () -> {
@@ -135,8 +158,37 @@ public final class CliqueMcpServer {
     try {
       new StdioFront(frames, router).run(in);
       router.awaitIdle(drainOnEof);
+    } catch (IOException e) {
+      if (!stopped) {
+        throw e;
+      }
+      // stop() closed stdin under the read: the end of input, asked for.
     } finally {
       router.close();
+    }
+  }
+
+  /**
+   * Stops serving at once, for SIGINT and SIGTERM (MCP.md: exit within 100 ms): nothing more is
+   * written to stdout once the frame being written is whole, pending calls are abandoned (their
+   * HTTP calls aborted) and stdin is closed, which ends {@link #serve} when closing that stream
+   * wakes a read blocked on it (a channel's stream does; a {@code FileInputStream} does not).
+   *
+   * <p>The JVM waits up to 300 ms at exit for threads blocked in a system call; this leaves none of
+   * this server's.
+   */
+  public void stop() {
+    stopped = true;
+    Serving current = serving.get();
+    if (current == null) {
+      return;
+    }
+    current.frames().close();
+    current.router().close();
+    try {
+      current.in().close();
+    } catch (IOException e) {
+      // stdin is going away with the process either way
     }
   }
 

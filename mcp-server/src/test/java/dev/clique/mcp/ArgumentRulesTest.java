@@ -49,12 +49,19 @@ class ArgumentRulesTest {
     return asked.get(asked.size() - 1).rawQuery();
   }
 
+  /** What an omitted {@code until} asks the engine for: anything but working. */
+  private static final String NOT_WORKING = "for=idle,waiting,error,stopped";
+
   private String waitQuery(Object timeout) throws Exception {
     Map<String, Object> arguments = new HashMap<>();
     arguments.put("id", Fixtures.CLAUDE_ID);
     if (timeout != null) {
       arguments.put("timeout", timeout);
     }
+    return waitQuery(arguments);
+  }
+
+  private String waitQuery(Map<String, Object> arguments) throws Exception {
     JsonNode answer = mcp.callTool("wait", arguments);
     assertThat(answer.at("/result/isError").asBoolean(true)).as(answer.toString()).isFalse();
     List<FakeEngine.Request> asked = engine.requestsTo(WAIT);
@@ -108,14 +115,51 @@ class ArgumentRulesTest {
 
   @Test
   void anOmittedTimeoutSendsNoTimeoutParameter() throws Exception {
-    assertThat(waitQuery(null)).isNull();
+    assertThat(waitQuery((Object) null)).isEqualTo(NOT_WORKING).doesNotContain("timeout");
   }
 
   @Test
   void aTimeoutAbove300IsCappedTo300() throws Exception {
-    assertThat(waitQuery(9000)).isEqualTo("timeout=300");
-    assertThat(waitQuery(2.5)).isEqualTo("timeout=2.5");
-    assertThat(waitQuery(0)).isEqualTo("timeout=0");
+    assertThat(waitQuery(9000)).isEqualTo(NOT_WORKING + "&timeout=300");
+    assertThat(waitQuery(2.5)).isEqualTo(NOT_WORKING + "&timeout=2.5");
+    assertThat(waitQuery(0)).isEqualTo(NOT_WORKING + "&timeout=0");
+  }
+
+  @Test
+  void anOmittedUntilWaitsUntilTheSessionIsNoLongerWorking() throws Exception {
+    assertThat(waitQuery(Map.of("id", Fixtures.CLAUDE_ID))).isEqualTo(NOT_WORKING);
+  }
+
+  @Test
+  void untilGoesToTheEngineAsTheForList() throws Exception {
+    assertThat(waitQuery(Map.of("id", Fixtures.CLAUDE_ID, "until", List.of("waiting"))))
+        .isEqualTo("for=waiting");
+    assertThat(
+            waitQuery(
+                Map.of(
+                    "id",
+                    Fixtures.CLAUDE_ID,
+                    "until",
+                    List.of("stopped", "idle", "stopped"),
+                    "timeout",
+                    3)))
+        .isEqualTo("for=stopped,idle&timeout=3");
+  }
+
+  @Test
+  void untilThatIsNotANonEmptyArrayOfWaitableStatesIsAToolErrorNamingThem() throws Exception {
+    String rule =
+        "until must be a non-empty array of states, each one of idle, waiting, error," + " stopped";
+    assertThat(refusal("wait", Map.of("id", "s", "until", List.of()))).isEqualTo(rule);
+    assertThat(refusal("wait", Map.of("id", "s", "until", "idle"))).isEqualTo(rule);
+    assertThat(refusal("wait", Map.of("id", "s", "until", Map.of("state", "idle"))))
+        .isEqualTo(rule);
+    assertThat(refusal("wait", Map.of("id", "s", "until", List.of("idle", "working"))))
+        .isEqualTo(rule + ", not \"working\"");
+    assertThat(refusal("wait", Map.of("id", "s", "until", List.of("gone"))))
+        .isEqualTo(rule + ", not \"gone\"");
+    assertThat(refusal("wait", Map.of("id", "s", "until", List.of("IDLE")))).startsWith(rule);
+    assertThat(refusal("wait", Map.of("id", "s", "until", List.of(1)))).isEqualTo(rule + ", not 1");
   }
 
   @Test
@@ -176,7 +220,8 @@ class ArgumentRulesTest {
     mcp.callTool("preview_pane", Map.of("id", Fixtures.CLAUDE_ID));
     mcp.callTool("wait", Map.of("id", Fixtures.CLAUDE_ID, "timeout", 1));
     mcp.callTool("conversation", Map.of("id", Fixtures.CLAUDE_ID));
-    assertThat(engine.requests).hasSize(4);
+    // The wait ended waiting, so it also read the session's row for its attention.
+    assertThat(engine.requests).hasSize(5);
     for (FakeEngine.Request request : engine.requests) {
       assertThat(request.method()).isEqualTo("GET");
       assertThat(request.header("Authorization")).isEqualTo("Bearer " + Fixtures.TOKEN);

@@ -60,4 +60,37 @@ class OutputSchemaValidatorTest {
     bothSay(false, "preview_pane", Fixtures.json("{\"alive\": true}"));
     assertThat(ours.validate(schemaOf("wait"), wait).errorMessage()).contains("matched");
   }
+
+  private Map<String, Object> inputSchemaOf(String name) {
+    return Fixtures.JSON.convertValue(
+        tools.stream()
+            .filter(tool -> tool.name().equals(name))
+            .findFirst()
+            .orElseThrow()
+            .definition()
+            .inputSchema(),
+        OBJECT);
+  }
+
+  private void bothSayOfInput(boolean valid, String tool, JsonNode arguments) {
+    Map<String, Object> schema = inputSchemaOf(tool);
+    assertThat(ours.validate(schema, arguments).valid())
+        .as(tool + " " + arguments)
+        .isEqualTo(valid);
+    assertThat(sdks.validate(schema, Fixtures.JSON.convertValue(arguments, OBJECT)).valid())
+        .as(tool + " " + arguments)
+        .isEqualTo(valid);
+  }
+
+  @Test
+  void theEnumAndMinItemsOfWaitsUntilAreJudgedAsTheSdkJudgesThem() {
+    ours.assertConforms("wait's input", inputSchemaOf("wait"));
+    bothSayOfInput(true, "wait", Fixtures.json("{\"id\": \"s\", \"until\": [\"waiting\"]}"));
+    bothSayOfInput(
+        true, "wait", Fixtures.json("{\"id\": \"s\", \"until\": [\"idle\", \"stopped\"]}"));
+    bothSayOfInput(false, "wait", Fixtures.json("{\"id\": \"s\", \"until\": []}"));
+    bothSayOfInput(false, "wait", Fixtures.json("{\"id\": \"s\", \"until\": [\"working\"]}"));
+    bothSayOfInput(false, "wait", Fixtures.json("{\"id\": \"s\", \"until\": [1]}"));
+    bothSayOfInput(false, "wait", Fixtures.json("{\"id\": \"s\", \"until\": \"idle\"}"));
+  }
 }

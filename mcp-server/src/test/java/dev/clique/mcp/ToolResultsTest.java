@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,7 +48,10 @@ class ToolResultsTest {
     JsonNode structured = result.get("structuredContent");
     assertThat(structured.isObject()).isTrue();
     assertThat(result.at("/content/0/type").asText()).isEqualTo("text");
-    assertThat(Fixtures.json(result.at("/content/0/text").asText())).isEqualTo(structured);
+    JsonNode text = Fixtures.json(result.at("/content/0/text").asText());
+    // list_sessions shows the bare array (seed 000 parses a list); the others the structure.
+    assertThat(text)
+        .isEqualTo(tool.equals("list_sessions") ? structured.get("sessions") : structured);
     ValidationResponse valid =
         validator.validate(outputSchema(tool), Fixtures.JSON.convertValue(structured, OBJECT));
     assertThat(valid.valid()).as(valid.errorMessage()).isTrue();
@@ -76,14 +80,63 @@ class ToolResultsTest {
   }
 
   @Test
+  void sessionsCarryTheEnginesAttentionStateSourceAndExitStatus() throws Exception {
+    JsonNode waiting = call("get_session", Map.of("id", Fixtures.CLAUDE_ID));
+    assertThat(waiting.at("/attention/kind").asText()).isEqualTo("permission");
+    assertThat(waiting.at("/attention/detail").asText()).startsWith("Edit: ");
+    assertThat(waiting.at("/state_source/authority").asText()).isEqualTo("hook");
+    JsonNode stopped = call("list_sessions", Map.of()).at("/sessions/1");
+    assertThat(stopped.get("exit_status").asInt(-1)).isZero();
+    assertThat(stopped.get("attention").isNull()).isTrue();
+    assertThat(stopped.at("/state_source/authority").asText()).isEqualTo("process");
+  }
+
+  @Test
+  void aPanelsRowsWithoutTheEnginesOwnFieldsAreValidToo() throws Exception {
+    ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
+    state
+        .get("sessions")
+        .forEach(
+            row ->
+                ((ObjectNode) row)
+                    .remove(
+                        List.of("attention", "state_source", "exit_status", "adopted", "source")));
+    engine.on("/api/state", FakeEngine.json(200, state.toString()));
+    assertThat(call("list_sessions", Map.of()).at("/sessions/0").has("attention")).isFalse();
+    assertThat(call("get_session", Map.of("id", Fixtures.CLAUDE_ID)).has("state_source")).isFalse();
+  }
+
+  @Test
   void getSessionIsThatOneRow() throws Exception {
     JsonNode structured = call("get_session", Map.of("id", Fixtures.SHELL_ID));
     assertThat(structured).isEqualTo(Fixtures.contractJson("state.json").at("/sessions/1"));
   }
 
   @Test
-  void waitIsTheEnginesAnswer() throws Exception {
-    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID, "timeout", 5)))
+  void waitIsTheEnginesAnswerWithWhyAPersonIsNeeded() throws Exception {
+    ObjectNode expected = (ObjectNode) Fixtures.contractJson("wait-matched.json");
+    expected.set("attention", Fixtures.contractJson("state.json").at("/sessions/0/attention"));
+    assertThat(expected.at("/attention/kind").asText()).isEqualTo("permission");
+    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID, "timeout", 5))).isEqualTo(expected);
+  }
+
+  @Test
+  void aWaitThatEndsWithoutAPersonNeededIsTheEnginesAnswerAlone() throws Exception {
+    engine.on(
+        "/api/sessions/" + Fixtures.CLAUDE_ID + "/wait",
+        FakeEngine.json(200, Fixtures.contract("wait-timeout.json")));
+    int before = engine.requests.size();
+    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID)))
+        .isEqualTo(Fixtures.contractJson("wait-timeout.json"));
+    assertThat(engine.requests).hasSize(before + 1);
+  }
+
+  @Test
+  void aWaitingRowNoLongerInThatStateAddsNoAttention() throws Exception {
+    ObjectNode row = (ObjectNode) Fixtures.contractJson("state.json");
+    ((ObjectNode) row.at("/sessions/0")).put("state", "working");
+    engine.on("/api/state", FakeEngine.json(200, row.toString()));
+    assertThat(call("wait", Map.of("id", Fixtures.CLAUDE_ID)))
         .isEqualTo(Fixtures.contractJson("wait-matched.json"));
   }
 

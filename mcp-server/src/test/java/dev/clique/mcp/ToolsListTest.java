@@ -64,7 +64,10 @@ class ToolsListTest {
   void theArgumentsAreThoseOfTheTable() {
     assertThat(properties("list_sessions")).isEmpty();
     assertThat(properties("get_session")).containsExactly("id");
-    assertThat(properties("wait")).containsExactly("id", "timeout");
+    assertThat(properties("wait")).containsExactly("id", "timeout", "until");
+    assertThat(tool("wait").at("/inputSchema/properties/until/type").asText()).isEqualTo("array");
+    assertThat(tool("wait").at("/inputSchema/properties/until/items/enum").toString())
+        .isEqualTo("[\"idle\",\"waiting\",\"error\",\"stopped\"]");
     assertThat(properties("preview_pane")).containsExactly("id", "lines");
     assertThat(properties("conversation")).containsExactly("id");
     assertThat(tool("wait").at("/inputSchema/properties/timeout/type").asText())
@@ -83,6 +86,18 @@ class ToolsListTest {
     }
     assertThat(tool("list_sessions").at("/outputSchema/required").toString())
         .isEqualTo("[\"sessions\"]");
+    for (JsonNode session :
+        List.of(
+            tool("get_session").get("outputSchema"),
+            tool("list_sessions").at("/outputSchema/properties/sessions/items"))) {
+      assertThat(session.get("properties").has("attention")).isTrue();
+      assertThat(session.get("properties").has("state_source")).isTrue();
+      assertThat(session.get("properties").has("exit_status")).isTrue();
+      // Optional: a CLIque panel has none of them.
+      assertThat(session.get("required").toString()).isEqualTo("[\"id\",\"state\"]");
+    }
+    assertThat(tool("wait").at("/outputSchema/properties").has("attention")).isTrue();
+    assertThat(tool("wait").at("/outputSchema/required").toString()).doesNotContain("attention");
   }
 
   @Test

@@ -6,6 +6,7 @@ import dev.clique.engine.token.Scope;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code clique mcp --embedded}: an engine inside the MCP process, on an ephemeral loopback port,
@@ -15,6 +16,7 @@ import java.util.Set;
 public final class EmbeddedEngine implements AutoCloseable {
   private final Engine engine;
   private final String token;
+  private final AtomicBoolean closed = new AtomicBoolean();
 
   private EmbeddedEngine(Engine engine, String token) {
     this.engine = engine;
@@ -41,9 +43,12 @@ public final class EmbeddedEngine implements AutoCloseable {
     return token;
   }
 
+  /** Stops the engine, once: a signal's stop and the end of stdin may both ask. */
   @Override
   public void close() {
-    engine.close();
+    if (closed.compareAndSet(false, true)) {
+      engine.close();
+    }
   }
 
   @Override

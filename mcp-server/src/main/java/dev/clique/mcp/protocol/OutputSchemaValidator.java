@@ -13,13 +13,22 @@ import java.util.Map;
  *
  * <p>It understands the part of JSON Schema the five tools' schemas are written in ({@code type}, a
  * single name or a list such as {@code ["string", "null"]}; {@code properties}; {@code required};
- * {@code items}; {@code additionalProperties: false}) and refuses any schema that uses more. A
- * general validator (the SDK's default) loads a few hundred classes into a process that should stay
- * small; a test keeps this one judging the tools' answers as the SDK's default does.
+ * {@code items}; {@code additionalProperties: false}; {@code enum} of strings; {@code minItems})
+ * and refuses any schema that uses more. A general validator (the SDK's default) loads a few
+ * hundred classes into a process that should stay small; a test keeps this one judging the tools'
+ * answers as the SDK's default does.
  */
 public final class OutputSchemaValidator implements JsonSchemaValidator {
   private static final List<String> KNOWN =
-      List.of("type", "properties", "required", "items", "additionalProperties", "description");
+      List.of(
+          "type",
+          "properties",
+          "required",
+          "items",
+          "additionalProperties",
+          "description",
+          "enum",
+          "minItems");
 
   @Override
   public ValidationResponse validate(Map<String, Object> schema, Object structuredContent) {
@@ -54,6 +63,16 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
     if (type != null && !hasType(type, value)) {
       errors.add(at + ": expected " + type + " but found " + kind(value));
       return;
+    }
+    if (schema.get("enum") instanceof Collection<?> allowed
+        && !(value.isTextual() && allowed.contains(value.textValue()))) {
+      errors.add(at + ": expected one of " + allowed + " but found " + value);
+      return;
+    }
+    if (value.isArray()
+        && schema.get("minItems") instanceof Number least
+        && value.size() < least.intValue()) {
+      errors.add(at + ": expected at least " + least + " items but found " + value.size());
     }
     if (value.isObject()) {
       Object required = schema.get("required");

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 public final class FrameWriter {
   private final OutputStream out;
   private volatile boolean broken;
+  private volatile boolean closed;
 
   public FrameWriter(OutputStream out) {
     this.out = out;
@@ -23,7 +24,7 @@ public final class FrameWriter {
 
   /** Writes one frame already encoded as UTF-8 JSON (the large answers come this way). */
   public synchronized void write(byte[] json) {
-    if (broken) {
+    if (broken || closed) {
       return;
     }
     try {
@@ -33,5 +34,13 @@ public final class FrameWriter {
     } catch (IOException e) {
       broken = true; // the client went away; nothing more to say to it
     }
+  }
+
+  /**
+   * Writes nothing more, once a frame being written is whole: the process is about to exit (SIGINT,
+   * SIGTERM), and stdout must not end in half a frame.
+   */
+  public synchronized void close() {
+    closed = true;
   }
 }

@@ -11,7 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import reactor.core.publisher.Mono;
 
-/** {@code list_sessions}: every session and its state ({@code GET /api/state}). */
+/**
+ * {@code list_sessions}: every session and its state ({@code GET /api/state}). Its structure is
+ * {@code {"sessions": [...]}}, its text the bare array.
+ */
 public final class ListSessionsTool implements CliqueTool {
   private final CliqueClient client;
 
@@ -29,8 +32,8 @@ public final class ListSessionsTool implements CliqueTool {
     return Tool.builder(name(), Schemas.input(Map.of(), List.of()))
         .title("List sessions")
         .description(
-            "Lists every coding-agent session clique runs, with its CLI, folder and state"
-                + " (working, waiting, error, idle or stopped).")
+            "Lists every coding-agent session clique runs, with its id, CLI, folder and state"
+                + " (working, waiting, error, idle or stopped): the place to start.")
         .outputSchema(
             Schemas.output(
                 Map.of("sessions", Schemas.arrayOf(Schemas.session())), List.of("sessions")))
@@ -53,7 +56,7 @@ public final class ListSessionsTool implements CliqueTool {
           for (Session session : sessions) {
             rows.add(session.json());
           }
-          return ToolResults.ok(result);
+          return ToolResults.ok(result, rows);
         });
   }
 }

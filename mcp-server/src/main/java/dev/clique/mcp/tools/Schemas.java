@@ -72,6 +72,31 @@ final class Schemas {
     return schema;
   }
 
+  /** Why a person is needed, or null: the engine's {@code attention} (a Python panel has none). */
+  static Map<String, Object> attention() {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("kind", typed("string", "permission, question, trust, first-run, error, ..."));
+    p.put("detail", typed("string", "What it asks, e.g. the command it wants to run."));
+    p.put("since", typed("number", "Since when, in unix seconds."));
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", List.of("object", "null"));
+    schema.put("description", "Why a person is needed, when the session is waiting or erring.");
+    schema.put("properties", p);
+    return schema;
+  }
+
+  /** Which signal decided a session's state, and its evidence. */
+  static Map<String, Object> stateSource() {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("authority", typed("string", "hook, transcript, pane or process."));
+    p.put("evidence", typed("string", "The hook event, record type or pane line that decided."));
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", List.of("object", "null"));
+    schema.put("description", "Which signal decided the state, and its evidence.");
+    schema.put("properties", p);
+    return schema;
+  }
+
   /** A session row of {@code GET /api/state}; the engine's other keys pass through. */
   static Map<String, Object> session() {
     Map<String, Object> p = new LinkedHashMap<>();
@@ -97,6 +122,13 @@ final class Schemas {
     p.put("rss", typed("integer", "Resident memory of the pane's processes, in bytes."));
     p.put("branch", typed("string", "The git branch of cwd, \"\" when none."));
     p.put("dirty", typed("integer", "How many paths are changed in cwd's git work tree."));
+    // The engine's own, optional: a CLIque panel sends none of them.
+    p.put("attention", attention());
+    p.put("state_source", stateSource());
+    Map<String, Object> exit = new LinkedHashMap<>();
+    exit.put("type", List.of("integer", "null"));
+    exit.put("description", "For a stopped session, how its process ended, when known.");
+    p.put("exit_status", exit);
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", "object");
     schema.put("properties", p);

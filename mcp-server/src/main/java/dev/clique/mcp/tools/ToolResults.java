@@ -35,8 +35,23 @@ final class ToolResults {
       return error("clique API returned an unexpected response: expected a JSON object");
     }
     Json.Rendered structured = Json.Rendered.of(object);
+    return ok(structured, structured.text());
+  }
+
+  /**
+   * A result of a JSON object whose text block is {@code shown} instead: {@code list_sessions}
+   * shows the bare array (what seed 000 parses) around which its structure is an object.
+   */
+  static CallToolResult ok(JsonNode object, JsonNode shown) {
+    if (object == null || !object.isObject()) {
+      return error("clique API returned an unexpected response: expected a JSON object");
+    }
+    return ok(Json.Rendered.of(object), Json.Rendered.of(shown).text());
+  }
+
+  private static CallToolResult ok(Json.Rendered structured, String text) {
     return CallToolResult.builder()
-        .content(List.of(TextContent.builder(structured.text()).build()))
+        .content(List.of(TextContent.builder(text).build()))
         .structuredContent(structured)
         .isError(false)
         .build();
