@@ -77,6 +77,9 @@ final class ThrowawayEngine implements AutoCloseable {
     env.putIfAbsent("TERM", "xterm-256color");
     env.put("CLIQUE_HOME", home.toString());
     env.put("CLIQUE_TMUX_SOCKET", socket);
+    // Never the real user's other tmux servers: a suite that discovers sets its own TMUX_TMPDIR
+    // and CLIQUE_DISCOVER through withEnv.
+    env.put("CLIQUE_DISCOVER", "off");
     env.putAll(extraEnv);
     return env;
   }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +43,14 @@ public final class Transcripts {
 
   private record Source(TranscriptLocator locator, TranscriptReader reader) {}
 
+  private final TranscriptRoots roots;
+  private final Clock clock;
+  private final HeadFields heads;
   private final Map<String, Source> sources;
+
+  /** The readers of CLIs that keep their files elsewhere (a discovered CLI's own environment). */
+  private final Map<TranscriptRoots, Map<String, Source>> elsewhere = new ConcurrentHashMap<>();
+
   private final TailCache tails = new TailCache();
 
   /**
@@ -56,20 +64,25 @@ public final class Transcripts {
   Transcripts(TranscriptRoots roots, Clock clock) {
     Objects.requireNonNull(roots, "roots");
     Objects.requireNonNull(clock, "clock");
-    HeadFields heads = new HeadFields(tails.bytesRead());
-    this.sources =
-        Map.of(
-            "claude",
-            new Source(
-                new ClaudeTranscriptLocator(roots.claudeConfigDir()), new ClaudeTranscriptReader()),
-            "codex",
-            new Source(
-                new CodexTranscriptLocator(roots.codexHome(), clock, heads),
-                new CodexTranscriptReader()),
-            "gemini",
-            new Source(
-                new GeminiTranscriptLocator(roots.geminiHome(), clock, heads),
-                new GeminiTranscriptReader()));
+    this.roots = roots;
+    this.clock = clock;
+    this.heads = new HeadFields(tails.bytesRead());
+    this.sources = sources(roots);
+  }
+
+  private Map<String, Source> sources(TranscriptRoots roots) {
+    return Map.of(
+        "claude",
+        new Source(
+            new ClaudeTranscriptLocator(roots.claudeConfigDir()), new ClaudeTranscriptReader()),
+        "codex",
+        new Source(
+            new CodexTranscriptLocator(roots.codexHome(), clock, heads),
+            new CodexTranscriptReader()),
+        "gemini",
+        new Source(
+            new GeminiTranscriptLocator(roots.geminiHome(), clock, heads),
+            new GeminiTranscriptReader()));
   }
 
   /**
@@ -85,8 +98,19 @@ public final class Transcripts {
    * objects are skipped, so bad content never fails the call.
    */
   public List<Turn> turns(TranscriptRequest request) {
+    return turns(request, roots);
+  }
+
+  /**
+   * As {@link #turns(TranscriptRequest)}, for a CLI that keeps its files under {@code roots} rather
+   * than where this engine's environment says (a discovered CLI, by its own environment).
+   */
+  public List<Turn> turns(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
-    Source source = sources.get(request.kind());
+    Objects.requireNonNull(roots, "roots");
+    Map<String, Source> readers =
+        roots.equals(this.roots) ? sources : elsewhere.computeIfAbsent(roots, this::sources);
+    Source source = readers.get(request.kind());
     if (source == null) {
       return List.of();
     }
