@@ -66,6 +66,15 @@ public final class Discovery implements AutoCloseable {
   /** A pane as far as its tree matters: the same key, the same tree (until its CLI ends). */
   private record PaneKey(String socket, String pane, long panePid, String command) {}
 
+  /** What a pane was found to run, and when it was read. */
+  private record Seen(Optional<Detection> detection, long at) {}
+
+  /**
+   * A pane found to run no CLI is read again after this long even when its foreground command is
+   * the same: a CLI started by a command that stays in the foreground ({@code make}, a script).
+   */
+  static final long RECHECK_EMPTY_MILLIS = 5_000;
+
   private final DiscoverySettings settings;
   private final CliCatalogue catalogue;
   private final Path ownSocket;
@@ -73,9 +82,10 @@ public final class Discovery implements AutoCloseable {
   private final Clock clock;
   private final long uid;
   private final Map<String, TmuxProcess> servers = new ConcurrentHashMap<>();
-  private final Map<PaneKey, Optional<Detection>> seen = new HashMap<>(); // scan thread only
+  private final Map<PaneKey, Seen> seen = new HashMap<>(); // scan thread only
   private final Map<String, Long> endedAt = new HashMap<>(); // scan thread only
-  private final Map<String, String> causes = new HashMap<>(); // scan thread only
+  private final Map<String, String> causes = new ConcurrentHashMap<>();
+  private final Set<String> talkedTo = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService scanner;
   private volatile List<Found> found = List.of();
   private volatile Consumer<List<Found>> onChange = found -> {};
@@ -175,6 +185,7 @@ public final class Discovery implements AutoCloseable {
     Set<PaneKey> keys = new HashSet<>();
     for (Path socket : sockets()) {
       List<ServerPane> panes;
+      talkedTo.add(socket.toString());
       try {
         panes = server(socket.toString()).listEveryPane();
       } catch (TmuxException e) {
@@ -189,12 +200,16 @@ public final class Discovery implements AutoCloseable {
         PaneKey key =
             new PaneKey(socket.toString(), pane.id(), pane.info().pid(), pane.info().command());
         keys.add(key);
-        Optional<Detection> detection = seen.get(key);
-        if (detection == null
-            || (detection.isPresent()
-                && !processes.alive(detection.get().pid(), detection.get().startTicks()))) {
+        Seen before = seen.get(key);
+        Optional<Detection> detection = before == null ? null : before.detection();
+        boolean stale =
+            before == null
+                || (detection.isPresent()
+                    ? !processes.alive(detection.get().pid(), detection.get().startTicks())
+                    : now - before.at() >= RECHECK_EMPTY_MILLIS);
+        if (stale) {
           detection = inspect(socket, pane);
-          seen.put(key, detection);
+          seen.put(key, new Seen(detection, now));
         }
         detection.ifPresent(d -> next.put(id(socket, pane, d), found(socket, pane, d)));
       }
@@ -371,6 +386,16 @@ public final class Discovery implements AutoCloseable {
               shared ? one.session() + ":" + one.window() + " " + one.pane() : one.session()));
     }
     return out;
+  }
+
+  /** What was last said of each socket or pane that could not be looked at, by its name. */
+  Map<String, String> causes() {
+    return Map.copyOf(causes);
+  }
+
+  /** Every socket a tmux client was ever run against. */
+  Set<String> talkedTo() {
+    return Set.copyOf(talkedTo);
   }
 
   /** Logs a cause once, until it changes. */
