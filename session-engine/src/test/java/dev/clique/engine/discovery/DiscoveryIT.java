@@ -205,6 +205,49 @@ class DiscoveryIT {
     }
   }
 
+  @Test
+  void lookingAtServersWhereNothingChangesCostsLittle() throws Exception {
+    startClaude("work", "review");
+    user.run("work", "new-session", "-d", "-s", "plain", "bash", "--norc");
+    user.run("other", "new-session", "-d", "-s", "notes", "bash", "--norc");
+    user.run("third", "new-session", "-d", "-s", "logs", "bash", "--norc");
+    awaitSession(s -> s.path("cli").asText().equals("claude"));
+    Thread.sleep(2_000);
+    double on = cpuShare(Duration.ofSeconds(8));
+    engine.close();
+    engine =
+        TestEngine.startWith(
+            Files.createDirectories(dir.resolve("home-quiet")), Map.of("CLIQUE_DISCOVER", "off"));
+    Thread.sleep(2_000);
+    double off = cpuShare(Duration.ofSeconds(8));
+    System.err.printf(
+        "CPU of one core, engine and its tmux clients: %.2f%% with discovery of 3 servers"
+            + " (1 session), %.2f%% without%n",
+        on * 100, off * 100);
+    // Measured about 1.5 points more with discovery; a tenth of a core would be a regression.
+    assertThat(on - off).isLessThan(0.10);
+  }
+
+  /** The share of one core this JVM and the processes it waited for used over {@code length}. */
+  private static double cpuShare(Duration length) throws Exception {
+    long before = cpuTicks();
+    long start = System.nanoTime();
+    Thread.sleep(length.toMillis());
+    long ticks = cpuTicks() - before;
+    double seconds = (System.nanoTime() - start) / 1e9;
+    return ticks / 100.0 / seconds;
+  }
+
+  /** utime + stime + cutime + cstime of /proc/self/stat, in clock ticks (100 a second). */
+  private static long cpuTicks() throws Exception {
+    String stat = Files.readString(Path.of("/proc/self/stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(f[11])
+        + Long.parseLong(f[12])
+        + Long.parseLong(f[13])
+        + Long.parseLong(f[14]);
+  }
+
   private void startClaude(String server, String session, String... args) throws Exception {
     String[] command = new String[9 + args.length];
     int i = 0;
