@@ -49,7 +49,8 @@ class RealClaudeCodeDiscoveryIT {
           claudeHome.resolve(".claude.json"),
           RealClaudeCodeIT.claudeConfig(RealClaudeCodeIT.Setup.READY, project));
       Map<String, String> claudeEnv = RealClaudeCodeIT.claudeEnv(model, claudeHome);
-      // As a person starts it: their own server, their own session, `claude` found on PATH.
+      // As a person starts it: their own server, their own session, `claude` found on PATH (in
+      // the mode that asks before a command, which this version's default "auto" would not).
       person(
           socket,
           claudeEnv,
@@ -63,7 +64,7 @@ class RealClaudeCodeDiscoveryIT {
           "50",
           "-c",
           project.toString(),
-          "claude");
+          "claude --permission-mode default");
       try (ThrowawayEngine engine =
           ThrowawayEngine.prepare()
               .withEnv(Map.of("CLIQUE_DISCOVER", "on", "TMUX_TMPDIR", tmpdir.toString()))
@@ -87,16 +88,14 @@ class RealClaudeCodeDiscoveryIT {
                 admin,
                 s ->
                     s.path("id").asText().equals(id)
-                        && screenShows(socket, "? for shortcuts")
+                        && readyPrompt(socket)
                         && s.path("state").asText().equals("idle"),
                 START);
         assertThat(ready.path("state").asText()).isEqualTo("idle");
 
         // The person types into their own terminal; the model answers.
         model.then(new Step.Text("The login test lives in LoginTest.java."));
-        person(socket, claudeEnv, "send-keys", "-t", "=work:", "-l", "Where is the login test?");
-        Thread.sleep(300);
-        person(socket, claudeEnv, "send-keys", "-t", "=work:", "Enter");
+        type(socket, claudeEnv, "Where is the login test?");
         await(
             engine,
             admin,
@@ -106,10 +105,38 @@ class RealClaudeCodeDiscoveryIT {
                     && screenShows(socket, "LoginTest.java"),
             TURN);
 
-        JsonNode transcript = transcript(engine, admin, id, "LoginTest.java", TURN);
+        // A command to approve: the pane asks, and the session waits for the person.
+        model.then(
+            new Step.ShellCall("echo clique-marker > marker.txt", "Writing a marker"),
+            new Step.Text("The marker is written."));
+        type(socket, claudeEnv, "Write the marker file");
+        JsonNode asking =
+            await(
+                engine,
+                admin,
+                s ->
+                    s.path("id").asText().equals(id)
+                        && s.path("state").asText().equals("waiting")
+                        && screenShows(socket, "Do you want to proceed?"),
+                TURN);
+        assertThat(asking.path("attention").path("kind").asText()).isEqualTo("permission");
+        person(socket, claudeEnv, "send-keys", "-t", "=work:", "Enter");
+        await(
+            engine,
+            admin,
+            s ->
+                s.path("id").asText().equals(id)
+                    && s.path("state").asText().equals("idle")
+                    && screenShows(socket, "The marker is written."),
+            TURN);
+        assertThat(project.resolve("marker.txt")).exists();
+
+        JsonNode transcript = transcript(engine, admin, id, "The marker is written.", TURN);
         assertThat(transcript.path("turns").toString())
             .contains("Where is the login test?")
-            .contains("The login test lives in LoginTest.java.");
+            .contains("The login test lives in LoginTest.java.")
+            .contains("Write the marker file")
+            .contains("The marker is written.");
         assertThat(transcript.path("transcript_source").path("exact").asBoolean())
             .as(transcript.path("transcript_source").toString())
             .isTrue();
@@ -167,6 +194,19 @@ class RealClaudeCodeDiscoveryIT {
       Thread.sleep(200);
     }
     return answer;
+  }
+
+  /** Types a line into the pane and submits it, as a person at the terminal does. */
+  private static void type(Path socket, Map<String, String> env, String text) throws Exception {
+    person(socket, env, "send-keys", "-t", "=work:", "-l", text);
+    Thread.sleep(300);
+    person(socket, env, "send-keys", "-t", "=work:", "Enter");
+  }
+
+  /** Its prompt with its idle footer (the shortcuts hint, or the mode it cycles), not working. */
+  private static boolean readyPrompt(Path socket) {
+    return (screenShows(socket, "? for shortcuts") || screenShows(socket, "shift+tab to cycle"))
+        && !screenShows(socket, "esc to interrupt");
   }
 
   private static boolean screenShows(Path socket, String text) {
