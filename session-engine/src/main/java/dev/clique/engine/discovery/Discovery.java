@@ -215,6 +215,7 @@ public final class Discovery implements AutoCloseable {
       }
     }
     seen.keySet().retainAll(keys);
+    forgetCausesOfGone(keys);
     for (Found before : found) {
       if (next.containsKey(before.id())) {
         endedAt.remove(before.id());
@@ -396,6 +397,21 @@ public final class Discovery implements AutoCloseable {
   /** Every socket a tmux client was ever run against. */
   Set<String> talkedTo() {
     return Set.copyOf(talkedTo);
+  }
+
+  /** What was said of a pane or socket that is gone is forgotten: said again if it comes back. */
+  private void forgetCausesOfGone(Set<PaneKey> keys) {
+    Set<String> present = new HashSet<>();
+    for (PaneKey key : keys) {
+      present.add(key.socket() + " " + key.pane());
+    }
+    causes
+        .keySet()
+        .removeIf(
+            subject ->
+                subject.contains(" %")
+                    ? !present.contains(subject)
+                    : !Files.exists(Path.of(subject)));
   }
 
   /** Logs a cause once, until it changes. */

@@ -51,6 +51,8 @@ public final class Transcripts {
   /** The readers of CLIs that keep their files elsewhere (a discovered CLI's own environment). */
   private final Map<TranscriptRoots, Map<String, Source>> elsewhere = new ConcurrentHashMap<>();
 
+  private static final int MAX_ELSEWHERE = 64;
+
   private final TailCache tails = new TailCache();
 
   /**
@@ -108,6 +110,9 @@ public final class Transcripts {
   public List<Turn> turns(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
     Objects.requireNonNull(roots, "roots");
+    if (elsewhere.size() > MAX_ELSEWHERE && !elsewhere.containsKey(roots)) {
+      elsewhere.clear(); // roots of CLIs long gone; their caches fill again on use
+    }
     Map<String, Source> readers =
         roots.equals(this.roots) ? sources : elsewhere.computeIfAbsent(roots, this::sources);
     Source source = readers.get(request.kind());

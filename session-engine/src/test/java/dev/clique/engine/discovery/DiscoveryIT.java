@@ -224,7 +224,7 @@ class DiscoveryIT {
         "CPU of one core, engine and its tmux clients: %.2f%% with discovery of 3 servers"
             + " (1 session), %.2f%% without%n",
         on * 100, off * 100);
-    // Measured about 1.5 points more with discovery; a tenth of a core would be a regression.
+    // Measured about 3 points more with discovery; a tenth of a core would be a regression.
     assertThat(on - off).isLessThan(0.10);
   }
 

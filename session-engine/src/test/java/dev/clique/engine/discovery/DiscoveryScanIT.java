@@ -105,8 +105,6 @@ class DiscoveryScanIT {
             .singleElement()
             .extracting(Found::ended)
             .isEqualTo(true);
-        assertThat(discovery.causes().get(user.socket("good").toString()))
-            .startsWith("no tmux server answers there:");
       }
     } finally {
       elsewhere.close();
