@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * a second of its CLI starting, and marked ended within about a second of the CLI (or its pane)
  * going; an ended one stays listed, stopped, for {@link #KEEP_ENDED}.
  *
- * <p>Never touched: clique's own socket, a socket (or socket directory) another user owns. A server
+ * <p>Never touched: clique's own socket, a socket (or socket directory) another user owns; never
+ * listed: a pane another clique engine started (its process has {@code CLIQUE_SESSION}). A server
  * that does not answer, a stale socket file, a pane whose process ends while it is read: each is
  * logged once as one line naming the cause, and the scan goes on.
  */
@@ -331,6 +332,13 @@ public final class Discovery implements AutoCloseable {
       return Optional.empty();
     }
     Map<String, String> own = processes.environment(pid);
+    String engines = own.get("CLIQUE_SESSION");
+    if (engines != null) {
+      note(
+          socket + " " + pane.id(),
+          "pane " + pane.id() + " is session " + engines + " of another clique engine: left to it");
+      return Optional.empty();
+    }
     Map<String, String> env = new LinkedHashMap<>();
     for (String name : ROOT_VARIABLES) {
       String value = own.get(name);

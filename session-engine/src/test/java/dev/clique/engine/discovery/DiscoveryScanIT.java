@@ -126,6 +126,31 @@ class DiscoveryScanIT {
   }
 
   @Test
+  void aSessionAnotherCliqueEngineStartedIsLeftToIt() throws Exception {
+    user.run(
+        "engine",
+        "new-session",
+        "-d",
+        "-s",
+        "3f2b8c1e-5a47-4d0e-9b6f-2c81d4e7a915",
+        "-e",
+        "CLIQUE_SESSION=3f2b8c1e-5a47-4d0e-9b6f-2c81d4e7a915",
+        "-c",
+        project.toString(),
+        claude.toString());
+    startClaude("good", "review");
+    try (Discovery discovery =
+        discovery(new DiscoverySettings(true, false, user.socketDir(), List.of()), null)) {
+      scanUntil(discovery, 1);
+      Thread.sleep(500);
+      discovery.scanNow();
+      assertThat(discovery.found()).extracting(Found::session).containsExactly("review");
+      assertThat(discovery.causes().values())
+          .anyMatch(cause -> cause.endsWith("of another clique engine: left to it"));
+    }
+  }
+
+  @Test
   void shellsAreListedOnlyWhenAskedFor() throws Exception {
     user.run("good", "new-session", "-d", "-s", "plain", "bash", "--norc", "--noprofile");
     try (Discovery without =
