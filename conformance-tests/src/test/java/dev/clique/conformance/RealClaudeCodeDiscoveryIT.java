@@ -120,7 +120,7 @@ class RealClaudeCodeDiscoveryIT {
                         && screenShows(socket, "Do you want to proceed?"),
                 TURN);
         assertThat(asking.path("attention").path("kind").asText()).isEqualTo("permission");
-        person(socket, claudeEnv, "send-keys", "-t", "=work:", "Enter");
+        approve(socket, claudeEnv);
         await(
             engine,
             admin,
@@ -194,6 +194,24 @@ class RealClaudeCodeDiscoveryIT {
       Thread.sleep(200);
     }
     return answer;
+  }
+
+  /**
+   * Presses Enter on the permission question, as a person does once they have read it; again if the
+   * question is still up after a few seconds (a key that came while it was still being drawn).
+   */
+  private static void approve(Path socket, Map<String, String> env) throws Exception {
+    for (int attempt = 0; attempt < 3; attempt++) {
+      Thread.sleep(1_000);
+      person(socket, env, "send-keys", "-t", "=work:", "Enter");
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (System.nanoTime() < deadline) {
+        if (!screenShows(socket, "Do you want to proceed?")) {
+          return;
+        }
+        Thread.sleep(100);
+      }
+    }
   }
 
   /** Types a line into the pane and submits it, as a person at the terminal does. */

@@ -397,6 +397,14 @@ public final class Discovery implements AutoCloseable {
     return out;
   }
 
+  /**
+   * Whether the server on {@code socket} answered the last scan: one that did not (gone, stale,
+   * hung) is not asked again by the engine until it does, so a hung server never stalls the others.
+   */
+  public boolean answers(String socket) {
+    return !causes.containsKey(socket);
+  }
+
   /** What was last said of each socket or pane that could not be looked at, by its name. */
   Map<String, String> causes() {
     return Map.copyOf(causes);

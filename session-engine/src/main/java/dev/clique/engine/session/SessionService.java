@@ -269,7 +269,7 @@ public final class SessionService implements AutoCloseable {
   private Map<String, Source> foreignSources() {
     Map<String, Source> sources = new java.util.HashMap<>();
     for (SessionRecord record : store.all()) {
-      if (record.source() != null) {
+      if (record.source() != null && discovery.answers(record.source().socket())) {
         sources.put(record.id(), record.source());
       }
     }
