@@ -64,6 +64,8 @@ public class MicroBenchmarks {
               i % 4,
               null,
               new SessionView.SourceView("hook", "Stop"),
+              null,
+              null,
               null));
     }
     claudeHome = Files.createTempDirectory("clique-micro-");

@@ -34,7 +34,7 @@ public final class CliqueCommand implements Runnable {
     // `clique mcp` starts once per chat session, and picocli's classes (Java 5 class files) cannot
     // be class-data shared: its two plain forms skip picocli, a measured fifth of the start.
     if (McpCommand.isPlain(args)) {
-      System.exit(McpCommand.run(args.length == 2, new PrintWriter(System.err, true)));
+      System.exit(McpCommand.run(args.length == 2, false, new PrintWriter(System.err, true)));
     }
     System.exit(commandLine().execute(args));
   }

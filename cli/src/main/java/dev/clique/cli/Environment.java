@@ -12,6 +12,13 @@ final class Environment {
     return variables;
   }
 
+  /** The variables with discovery turned off ({@code --no-discover}). */
+  static Map<String, String> withoutDiscovery(Map<String, String> env) {
+    Map<String, String> copy = new java.util.HashMap<>(env);
+    copy.put("CLIQUE_DISCOVER", "off");
+    return copy;
+  }
+
   static void use(Map<String, String> replacement) {
     variables = replacement;
   }

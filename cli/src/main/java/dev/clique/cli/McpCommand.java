@@ -38,9 +38,16 @@ final class McpCommand implements Callable<Integer> {
       description = "Start the engine in this process, with its own read-only token: no set-up.")
   boolean embedded;
 
+  @Option(
+      names = "--no-discover",
+      description =
+          "With --embedded: list only clique's own sessions, not those on your other tmux servers"
+              + " (as CLIQUE_DISCOVER=off).")
+  boolean noDiscover;
+
   @Override
   public Integer call() throws IOException {
-    return run(embedded, spec.commandLine().getErr());
+    return run(embedded, noDiscover, spec.commandLine().getErr());
   }
 
   /** {@code clique mcp} or {@code clique mcp --embedded}, and nothing else on the line. */
@@ -50,8 +57,11 @@ final class McpCommand implements Callable<Integer> {
   }
 
   /** Runs the server until stdin ends; the exit code. Refusals are said on {@code err}. */
-  static int run(boolean embedded, PrintWriter err) throws IOException {
-    Map<String, String> env = Environment.variables();
+  static int run(boolean embedded, boolean noDiscover, PrintWriter err) throws IOException {
+    Map<String, String> env =
+        noDiscover
+            ? Environment.withoutDiscovery(Environment.variables())
+            : Environment.variables();
     // stdout is the protocol: take the raw descriptor before anything can print to it.
     OutputStream protocolOut = new FileOutputStream(FileDescriptor.out);
     // A channel's stream, since closing it wakes the read blocked on it: the JVM waits up to

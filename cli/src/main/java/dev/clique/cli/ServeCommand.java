@@ -2,6 +2,7 @@ package dev.clique.cli;
 
 import dev.clique.engine.Engine;
 import java.io.IOException;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -21,12 +22,20 @@ final class ServeCommand implements Callable<Integer> {
   @Option(names = "--port", defaultValue = "3200", description = "Port to listen on (0: any).")
   int port;
 
+  @Option(
+      names = "--no-discover",
+      description =
+          "List only clique's own sessions, not those on your other tmux servers"
+              + " (as CLIQUE_DISCOVER=off).")
+  boolean noDiscover;
+
   @Override
   public Integer call() throws InterruptedException {
     clockInLogLines();
     Engine engine;
     try {
-      engine = Engine.start(Environment.variables(), host, port, true);
+      Map<String, String> env = Environment.variables();
+      engine = Engine.start(noDiscover ? Environment.withoutDiscovery(env) : env, host, port, true);
     } catch (IOException e) {
       spec.commandLine().getErr().println("clique serve: " + e.getMessage());
       return ExitCodes.NOT_CONFIGURED;

@@ -90,6 +90,19 @@ class CliqueCommandTest {
   }
 
   @Test
+  void noDiscoverTurnsDiscoveryOffForServeAndTheEmbeddedEngine() {
+    assertThat(McpCommand.isPlain(new String[] {"mcp", "--embedded", "--no-discover"})).isFalse();
+    CommandLine.ParseResult serve = CliqueCommand.commandLine().parseArgs("serve", "--no-discover");
+    assertThat(serve.subcommand().matchedOptionValue("--no-discover", false)).isTrue();
+    CommandLine.ParseResult mcp =
+        CliqueCommand.commandLine().parseArgs("mcp", "--embedded", "--no-discover");
+    assertThat(mcp.subcommand().matchedOptionValue("--no-discover", false)).isTrue();
+    assertThat(Environment.withoutDiscovery(Map.of("CLIQUE_DISCOVER", "on", "HOME", "/home/dev")))
+        .containsEntry("CLIQUE_DISCOVER", "off")
+        .containsEntry("HOME", "/home/dev");
+  }
+
+  @Test
   void mcpWithoutATokenExitsOneAndSaysHowToMakeOne() {
     assertThat(run("mcp")).isEqualTo(1);
     assertThat(err.toString()).contains("clique token create <name> --read-only");

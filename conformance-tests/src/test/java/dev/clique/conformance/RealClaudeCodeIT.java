@@ -71,7 +71,7 @@ class RealClaudeCodeIT {
   private static final List<String> TABLE = Collections.synchronizedList(new ArrayList<>());
 
   /** What Claude Code finds in its config when it starts. */
-  private enum Setup {
+  enum Setup {
     /** Onboarding done, the key approved, the project folder trusted: straight to the prompt. */
     READY,
     /** As READY, but the folder was never trusted: the trust question first. */
@@ -376,6 +376,42 @@ class RealClaudeCodeIT {
     return TimeUnit.NANOSECONDS.toMillis(nanos) + " ms";
   }
 
+  /** What Claude Code reads at start: the fake key approved; onboarding and trust per setup. */
+  static String claudeConfig(Setup setup, Path project) throws IOException {
+    ObjectNode config = JSON.createObjectNode();
+    ObjectNode keys = config.putObject("customApiKeyResponses");
+    keys.putArray("approved").add(API_KEY.substring(API_KEY.length() - 20));
+    keys.putArray("rejected");
+    if (setup != Setup.FIRST_RUN) {
+      config.put("hasCompletedOnboarding", true);
+      config.put("theme", "dark");
+    }
+    if (setup == Setup.READY) {
+      config
+          .putObject("projects")
+          .putObject(project.toString())
+          .put("hasTrustDialogAccepted", true);
+    }
+    return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(config);
+  }
+
+  /** The pane's environment: this test's HOME and model server, no traffic off the machine. */
+  static Map<String, String> claudeEnv(AnthropicModelServer model, Path claudeHome) {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("HOME", claudeHome.toString());
+    env.put("PATH", AgentClis.path());
+    String lang = System.getenv("LANG");
+    env.put("LANG", lang != null && lang.toUpperCase().contains("UTF-8") ? lang : "C.UTF-8");
+    env.put("ANTHROPIC_BASE_URL", model.url());
+    env.put("ANTHROPIC_API_KEY", API_KEY);
+    env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    env.put("CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL", "1");
+    env.put("DISABLE_AUTOUPDATER", "1");
+    env.put("DISABLE_TELEMETRY", "1");
+    env.put("DISABLE_ERROR_REPORTING", "1");
+    return env;
+  }
+
   // --- the rig ---
 
   /** One look: the pane's text (null when it is gone) and the session as /api/state has it. */
@@ -443,42 +479,6 @@ class RealClaudeCodeIT {
         throw e;
       }
       return rig;
-    }
-
-    /** What Claude Code reads at start: the fake key approved; onboarding and trust per setup. */
-    private static String claudeConfig(Setup setup, Path project) throws IOException {
-      ObjectNode config = JSON.createObjectNode();
-      ObjectNode keys = config.putObject("customApiKeyResponses");
-      keys.putArray("approved").add(API_KEY.substring(API_KEY.length() - 20));
-      keys.putArray("rejected");
-      if (setup != Setup.FIRST_RUN) {
-        config.put("hasCompletedOnboarding", true);
-        config.put("theme", "dark");
-      }
-      if (setup == Setup.READY) {
-        config
-            .putObject("projects")
-            .putObject(project.toString())
-            .put("hasTrustDialogAccepted", true);
-      }
-      return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(config);
-    }
-
-    /** The pane's environment: this test's HOME and model server, no traffic off the machine. */
-    private static Map<String, String> claudeEnv(AnthropicModelServer model, Path claudeHome) {
-      Map<String, String> env = new LinkedHashMap<>();
-      env.put("HOME", claudeHome.toString());
-      env.put("PATH", AgentClis.path());
-      String lang = System.getenv("LANG");
-      env.put("LANG", lang != null && lang.toUpperCase().contains("UTF-8") ? lang : "C.UTF-8");
-      env.put("ANTHROPIC_BASE_URL", model.url());
-      env.put("ANTHROPIC_API_KEY", API_KEY);
-      env.put("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
-      env.put("CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL", "1");
-      env.put("DISABLE_AUTOUPDATER", "1");
-      env.put("DISABLE_TELEMETRY", "1");
-      env.put("DISABLE_ERROR_REPORTING", "1");
-      return env;
     }
 
     /** Creates the session through the API, starts looking at it, and returns when it began. */

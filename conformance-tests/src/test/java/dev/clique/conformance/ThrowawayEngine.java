@@ -36,6 +36,7 @@ final class ThrowawayEngine implements AutoCloseable {
   private final Map<String, String> extraEnv = new HashMap<>();
   private final boolean ownsHome;
   private int fileLimit;
+  private final List<String> serveFlags = new ArrayList<>();
   private Spawned serve;
 
   private ThrowawayEngine(Path home, Path workdir, String socket, int port, boolean ownsHome) {
@@ -77,6 +78,9 @@ final class ThrowawayEngine implements AutoCloseable {
     env.putIfAbsent("TERM", "xterm-256color");
     env.put("CLIQUE_HOME", home.toString());
     env.put("CLIQUE_TMUX_SOCKET", socket);
+    // Never the real user's other tmux servers: a suite that discovers sets its own TMUX_TMPDIR
+    // and CLIQUE_DISCOVER through withEnv.
+    env.put("CLIQUE_DISCOVER", "off");
     env.putAll(extraEnv);
     return env;
   }
@@ -98,6 +102,12 @@ final class ThrowawayEngine implements AutoCloseable {
     return env;
   }
 
+  /** Adds flags to {@code clique serve} ({@code --no-discover}). */
+  ThrowawayEngine withServeFlags(String... flags) {
+    serveFlags.addAll(List.of(flags));
+    return this;
+  }
+
   /** Runs the engine with at most {@code descriptors} open files ({@code ulimit -n}). */
   ThrowawayEngine withFileLimit(int descriptors) {
     fileLimit = descriptors;
@@ -108,6 +118,7 @@ final class ThrowawayEngine implements AutoCloseable {
     List<String> command =
         new ArrayList<>(
             Launcher.jarCommand("serve", "--host", "127.0.0.1", "--port", Integer.toString(port)));
+    command.addAll(serveFlags);
     if (fileLimit > 0) {
       command.addAll(0, List.of("sh", "-c", "ulimit -n " + fileLimit + " && exec \"$@\"", "sh"));
     }

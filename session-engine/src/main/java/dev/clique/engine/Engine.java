@@ -1,13 +1,14 @@
 package dev.clique.engine;
 
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.discovery.Discovery;
+import dev.clique.engine.discovery.DiscoverySettings;
 import dev.clique.engine.home.CliqueHome;
 import dev.clique.engine.http.ApiHandler;
 import dev.clique.engine.http.HostGuard;
 import dev.clique.engine.http.OperatorSocket;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionStore;
-import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxProcess;
 import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.TranscriptRoots;
@@ -83,7 +84,7 @@ public final class Engine implements AutoCloseable {
     CliqueHome home = CliqueHome.fromEnvironment(env);
     home.ensureExists();
     Clock clock = Clock.systemUTC();
-    Tmux tmux = TmuxProcess.fromEnvironment(env);
+    TmuxProcess tmux = TmuxProcess.fromEnvironment(env);
     if (!tmux.installed()) {
       throw new IOException(
           "tmux is not installed: install it (for example `sudo apt-get install tmux` or `brew"
@@ -113,7 +114,14 @@ public final class Engine implements AutoCloseable {
 
     String[] url = new String[1];
     SessionService sessions =
-        new SessionService(store, tmux, catalogue, tokens, clock, () -> url[0]);
+        new SessionService(
+            store,
+            tmux,
+            discovery(env, catalogue, tmux, clock),
+            catalogue,
+            tokens,
+            clock,
+            () -> url[0]);
     server.setHandler(
         new ApiHandler(
             sessions,
@@ -121,7 +129,8 @@ public final class Engine implements AutoCloseable {
             tokens,
             HostGuard.fromEnvironment(env),
             clock,
-            version()));
+            version(),
+            userHome(env)));
     server.setErrorHandler(ApiHandler.errorHandler());
     try {
       server.start();
@@ -191,6 +200,22 @@ public final class Engine implements AutoCloseable {
     } catch (Exception e) {
       // stopping is best effort; the process is usually exiting
     }
+  }
+
+  /**
+   * The sessions on the user's other tmux servers, unless {@code CLIQUE_DISCOVER=off}: in the
+   * socket directory tmux itself would use ({@code TMUX_TMPDIR} of {@code env}), never clique's own
+   * socket.
+   */
+  private static Discovery discovery(
+      Map<String, String> env, CliCatalogue catalogue, TmuxProcess tmux, Clock clock) {
+    DiscoverySettings settings =
+        DiscoverySettings.fromEnvironment(env, Long.toString(Discovery.currentUid()));
+    if (!settings.enabled()) {
+      log.info("discovery is off: only clique's own sessions are listed");
+      return Discovery.off(catalogue);
+    }
+    return new Discovery(settings, catalogue, tmux.socketFile(System.getenv()), clock);
   }
 
   private static int connectionLimit() {

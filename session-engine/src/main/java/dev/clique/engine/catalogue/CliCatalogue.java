@@ -137,7 +137,8 @@ public final class CliCatalogue {
               patterns(id, node, "working", base == null ? List.of() : base.working()),
               patterns(id, node, "answer", base == null ? List.of() : base.answer()),
               patterns(id, node, "title_working", base == null ? List.of() : base.titleWorking()),
-              patterns(id, node, "title_waiting", base == null ? List.of() : base.titleWaiting())));
+              patterns(id, node, "title_waiting", base == null ? List.of() : base.titleWaiting()),
+              strings(node, "packages", base == null ? List.of() : base.packages())));
     }
   }
 

@@ -25,6 +25,9 @@ import java.util.regex.Pattern;
  * @param answer patterns of a line that starts an answer: an error above one is history
  * @param titleWorking patterns of the terminal title it sets while it works (a spinner frame)
  * @param titleWaiting patterns of the title it sets while a person must answer it
+ * @param packages the packages it is installed from ({@code @anthropic-ai/claude-code}): a process
+ *     whose executable or script lies in one runs this CLI, whatever its name ({@code node
+ *     .../cli.js}, a native binary of a platform package)
  */
 public record CliDefinition(
     String id,
@@ -45,7 +48,8 @@ public record CliDefinition(
     List<Pattern> working,
     List<Pattern> answer,
     List<Pattern> titleWorking,
-    List<Pattern> titleWaiting) {
+    List<Pattern> titleWaiting,
+    List<String> packages) {
 
   public CliDefinition {
     args = List.copyOf(args);
@@ -62,6 +66,7 @@ public record CliDefinition(
     answer = List.copyOf(answer);
     titleWorking = List.copyOf(titleWorking);
     titleWaiting = List.copyOf(titleWaiting);
+    packages = List.copyOf(packages);
   }
 
   /**

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.discovery.Found;
+import dev.clique.engine.discovery.TranscriptMapping;
 import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.session.NewSession;
 import dev.clique.engine.session.PaneLines;
@@ -12,6 +14,7 @@ import dev.clique.engine.session.SessionException;
 import dev.clique.engine.session.SessionRecord;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionView;
+import dev.clique.engine.session.Source;
 import dev.clique.engine.session.WaitOutcome;
 import dev.clique.engine.state.SessionState;
 import dev.clique.engine.token.Scope;
@@ -86,6 +89,8 @@ public final class ApiHandler extends Handler.Abstract {
   private final ObjectMapper json = EngineJson.mapper();
   private final WaitQuota waitQuota = WaitQuota.forDescriptors(maxDescriptors());
   private final HangUpWatch hangUps = HangUpWatch.system();
+  private final TranscriptMapping mapping = new TranscriptMapping();
+  private final Path userHome;
 
   /** Reads that may start tmux: two at a time (two cores), a bounded queue behind them. */
   private final ThreadPoolExecutor tmuxReads =
@@ -107,7 +112,9 @@ public final class ApiHandler extends Handler.Abstract {
       TokenStore tokens,
       HostGuard hosts,
       Clock clock,
-      String version) {
+      String version,
+      Path userHome) {
+    this.userHome = userHome;
     this.sessions = sessions;
     this.transcripts = transcripts;
     this.tokens = tokens;
@@ -192,6 +199,32 @@ public final class ApiHandler extends Handler.Abstract {
       return;
     }
     String id = parts.get(2);
+    if (parts.size() == 3 && id.equals("adopt")) {
+      allow(method, "POST");
+      require(token, Scope.WRITE);
+      JsonNode body = body(request);
+      JsonNode sourceNode = body.get("source");
+      Source source = null;
+      if (sourceNode != null && !sourceNode.isNull()) {
+        if (!sourceNode.isObject()) {
+          throw ApiError.badRequest("source must be an object with socket and pane");
+        }
+        source =
+            new Source(
+                text(sourceNode, "socket"),
+                text(sourceNode, "session"),
+                sourceNode.path("window").asInt(0),
+                text(sourceNode, "pane"));
+      }
+      String wanted = text(body, "id");
+      Source where = source;
+      SessionRecord adopted = call(() -> sessions.adopt(wanted, where));
+      Map<String, Object> answer = new LinkedHashMap<>();
+      answer.put("id", adopted.id());
+      answer.put("adopted", true);
+      ok(response, callback, answer);
+      return;
+    }
     if (parts.size() == 3) {
       allow(method, "DELETE");
       require(token, Scope.WRITE);
@@ -323,18 +356,33 @@ public final class ApiHandler extends Handler.Abstract {
   /** The CLI's own conversation, from a bounded tail of its transcript; [] when it has none. */
   private Map<String, Object> conversation(SessionRecord record) {
     String kind = sessions.catalogue().find(record.cli()).map(CliDefinition::transcript).orElse("");
-    List<Turn> turns =
-        transcripts.turns(
-            new TranscriptRequest(
-                kind,
-                record.id(),
-                record.cliSessionId(),
-                Path.of(record.cwd()),
-                Instant.ofEpochMilli((long) (record.created() * 1000)),
-                sessions.paneEnvironment(record.id(), TranscriptRoots.VARIABLES)));
+    Optional<Found> found = sessions.found(record.id());
+    List<Turn> turns;
+    TranscriptMapping.Mapped mapped = null;
+    if (found.isPresent() && !kind.isEmpty()) {
+      // A session clique did not start: its transcript is found from its process.
+      mapped = mapping.map(found.get(), kind, userHome);
+      turns = transcripts.turns(mapped.request(), mapped.roots());
+    } else {
+      turns =
+          transcripts.turns(
+              new TranscriptRequest(
+                  kind,
+                  record.id(),
+                  record.cliSessionId(),
+                  Path.of(record.cwd()),
+                  Instant.ofEpochMilli((long) (record.created() * 1000)),
+                  sessions.paneEnvironment(record.id(), TranscriptRoots.VARIABLES)));
+    }
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("cli", record.cli());
     answer.put("name", record.name());
+    if (mapped != null) {
+      Map<String, Object> how = new LinkedHashMap<>();
+      how.put("exact", mapped.exact());
+      how.put("evidence", mapped.evidence());
+      answer.put("transcript_source", how);
+    }
     List<Map<String, String>> rows = new ArrayList<>();
     for (Turn turn : turns) {
       Map<String, String> row = new LinkedHashMap<>();
@@ -584,6 +632,7 @@ public final class ApiHandler extends Handler.Abstract {
       throw switch (e.kind()) {
         case BAD_REQUEST -> ApiError.badRequest(e.getMessage());
         case NOT_FOUND -> ApiError.notFound(e.getMessage());
+        case FORBIDDEN -> new ApiError(403, e.getMessage());
         case FAILED -> {
           log.warn("session call failed: {}", e.getMessage());
           yield new ApiError(500, e.getMessage());

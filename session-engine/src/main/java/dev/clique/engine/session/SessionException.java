@@ -8,6 +8,8 @@ public final class SessionException extends Exception {
   public enum Kind {
     BAD_REQUEST,
     NOT_FOUND,
+    /** The session may not be operated (a discovered one, read-only until adopted). */
+    FORBIDDEN,
     FAILED
   }
 

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param created unix seconds
  * @param cliSessionId the CLI's own session id when it differs from {@code id} (a resumed session),
  *     else null
+ * @param source where a session clique did not start runs (discovered, or adopted), else null
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -22,4 +23,19 @@ public record SessionRecord(
     @JsonProperty("folder") String folder,
     @JsonProperty("mode") String mode,
     @JsonProperty("created") double created,
-    @JsonProperty("cli_session_id") String cliSessionId) {}
+    @JsonProperty("cli_session_id") String cliSessionId,
+    @JsonProperty("source") Source source) {
+
+  /** A session of clique's own, on its own socket. */
+  public SessionRecord(
+      String id,
+      String name,
+      String cli,
+      String cwd,
+      String folder,
+      String mode,
+      double created,
+      String cliSessionId) {
+    this(id, name, cli, cwd, folder, mode, created, cliSessionId, null);
+  }
+}

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.discovery.Discovery;
+import dev.clique.engine.discovery.Found;
 import dev.clique.engine.hooks.HookDialect;
 import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.state.Attention;
@@ -79,7 +81,22 @@ public final class SessionService implements AutoCloseable {
   static final int MAX_TEXT_BYTES = 65_536;
 
   private final SessionStore store;
+
+  /** Clique's own server: where it starts sessions and looks for orphans. */
+  private final Tmux ownTmux;
+
+  /** Every session's tmux by id: its own server's, or a discovered session's. */
   private final Tmux tmux;
+
+  private final Discovery discovery;
+
+  /**
+   * The discovered sessions the watcher looks at, and those the API shows: a new one is looked at
+   * first, so it never shows before its pane was seen.
+   */
+  private volatile List<Found> watchedFound = List.of();
+
+  private volatile List<Found> shownFound = List.of();
   private final CliCatalogue catalogue;
   private final TokenStore tokens;
   private final Clock clock;
@@ -102,15 +119,41 @@ public final class SessionService implements AutoCloseable {
       TokenStore tokens,
       Clock clock,
       Supplier<String> engineUrl) {
+    this(store, tmux, Discovery.off(catalogue), catalogue, tokens, clock, engineUrl);
+  }
+
+  /** With the sessions {@code discovery} finds on the user's other tmux servers too. */
+  public SessionService(
+      SessionStore store,
+      Tmux tmux,
+      Discovery discovery,
+      CliCatalogue catalogue,
+      TokenStore tokens,
+      Clock clock,
+      Supplier<String> engineUrl) {
     this.store = store;
-    this.tmux = tmux;
+    this.ownTmux = tmux;
+    this.discovery = discovery;
+    this.tmux = new SessionTmux(tmux, discovery::server, this::foreignSources);
     this.catalogue = catalogue;
     this.tokens = tokens;
     this.clock = clock;
     this.engineUrl = engineUrl;
     this.waits = new WaitRegistry(clock);
     this.watcher =
-        new SessionWatcher(tmux, new StateDetector(clock), store::all, catalogue, waits, clock);
+        new SessionWatcher(
+            this.tmux,
+            new StateDetector(clock),
+            () -> records(watchedFound),
+            catalogue,
+            waits,
+            clock);
+    discovery.onChange(
+        found -> {
+          watchedFound = found;
+          watcher.refreshNow();
+          shownFound = found;
+        });
   }
 
   /**
@@ -123,9 +166,10 @@ public final class SessionService implements AutoCloseable {
   public int adoptOrphans() {
     List<PaneInfo> panes;
     try {
-      panes = tmux.listPanes();
+      panes = ownTmux.listPanes();
     } catch (TmuxException e) {
-      log.warn("could not look for sessions left on socket {}: {}", tmux.socket(), e.getMessage());
+      log.warn(
+          "could not look for sessions left on socket {}: {}", ownTmux.socket(), e.getMessage());
       return 0;
     }
     int adopted = 0;
@@ -137,7 +181,7 @@ public final class SessionService implements AutoCloseable {
       String cli = catalogue.findByCommand(pane.command()).map(CliDefinition::id).orElse("shell");
       String cwd;
       try {
-        cwd = tmux.workingDirectory(id).toString();
+        cwd = ownTmux.workingDirectory(id).toString();
       } catch (TmuxException e) {
         continue; // it ended while it was looked at
       }
@@ -159,7 +203,7 @@ public final class SessionService implements AutoCloseable {
             id,
             cli,
             cwd,
-            tmux.socket());
+            ownTmux.socket());
       } catch (IOException e) {
         log.warn("could not record the session {} left on the socket: {}", id, e.getMessage());
       }
@@ -177,8 +221,12 @@ public final class SessionService implements AutoCloseable {
     return adopted;
   }
 
-  /** Picks up the sessions already running on the socket and starts keeping the snapshot. */
+  /**
+   * Picks up the sessions already running on the socket (and, with discovery, on the user's other
+   * tmux servers) and starts keeping the snapshot.
+   */
   public void start() {
+    discovery.start();
     watcher.start();
   }
 
@@ -186,8 +234,120 @@ public final class SessionService implements AutoCloseable {
     return catalogue;
   }
 
+  /** Clique's own tmux server. */
   public Tmux tmux() {
-    return tmux;
+    return ownTmux;
+  }
+
+  /**
+   * Every session: the recorded ones (clique's own, and the adopted), then the discovered ones not
+   * adopted, which are no record of the store's.
+   */
+  private List<SessionRecord> records(List<Found> found) {
+    List<SessionRecord> recorded = store.all();
+    if (found.isEmpty()) {
+      return recorded;
+    }
+    List<SessionRecord> all = new ArrayList<>(recorded);
+    Set<String> ids = new HashSet<>();
+    recorded.forEach(r -> ids.add(r.id()));
+    for (Found one : found) {
+      if (!ids.contains(one.id())) {
+        all.add(record(one));
+      }
+    }
+    return all;
+  }
+
+  private static SessionRecord record(Found found) {
+    return new SessionRecord(
+        found.id(),
+        found.name(),
+        found.cli(),
+        found.cwd(),
+        null,
+        null,
+        found.created(),
+        null,
+        new Source(found.socket(), found.session(), found.window(), found.pane()));
+  }
+
+  /** Where each running session that is not on clique's own socket is, by id. */
+  private Map<String, Source> foreignSources() {
+    Map<String, Source> sources = new java.util.HashMap<>();
+    for (SessionRecord record : store.all()) {
+      if (record.source() != null && discovery.answers(record.source().socket())) {
+        sources.put(record.id(), record.source());
+      }
+    }
+    for (Found one : watchedFound) {
+      if (!one.ended() && !sources.containsKey(one.id())) {
+        sources.put(one.id(), new Source(one.socket(), one.session(), one.window(), one.pane()));
+      }
+    }
+    return sources;
+  }
+
+  /**
+   * What discovery knows of the session's CLI process now (a discovered session, adopted or not,
+   * whose process still runs or ended a moment ago).
+   */
+  public Optional<Found> found(String id) {
+    return discovery.find(id);
+  }
+
+  /**
+   * Makes a discovered session operable, without moving or restarting it: it is recorded, with its
+   * socket and pane, and the write routes then work on it as on any session. Adopting an adopted
+   * session again changes nothing.
+   *
+   * @param id the session's id, or null to find it by {@code source}
+   * @param source its socket and pane (session and window, when given, must match too)
+   */
+  public SessionRecord adopt(String id, Source source) throws SessionException {
+    if (id == null && (source == null || source.socket() == null || source.pane() == null)) {
+      throw bad("adopt needs the session's id, or its source with socket and pane");
+    }
+    Found match = null;
+    for (Found one : shownFound) {
+      boolean matches =
+          id != null
+              ? one.id().equals(id)
+              : one.socket().equals(source.socket())
+                  && one.pane().equals(source.pane())
+                  && (source.session() == null || one.session().equals(source.session()));
+      if (matches && !one.ended()) {
+        match = one;
+      }
+    }
+    if (match == null) {
+      Optional<SessionRecord> stored = id == null ? Optional.empty() : store.find(id);
+      if (stored.isPresent()) {
+        return stored.get();
+      }
+      throw new SessionException(
+          SessionException.Kind.NOT_FOUND, "no discovered session runs there");
+    }
+    Optional<SessionRecord> stored = store.find(match.id());
+    if (stored.isPresent()) {
+      return stored.get();
+    }
+    SessionRecord record = record(match);
+    try {
+      store.put(record);
+    } catch (IOException e) {
+      throw new SessionException(
+          SessionException.Kind.FAILED, "the adoption could not be saved: " + e.getMessage(), e);
+    }
+    log.info(
+        "adopted session {} ({} in pane {} of tmux session {} on {})",
+        record.id(),
+        record.cli(),
+        match.pane(),
+        match.session(),
+        match.socket());
+    watcher.refreshNow();
+    return record;
   }
 
   /**
@@ -195,12 +355,17 @@ public final class SessionService implements AutoCloseable {
    * (and its JSON) is made again only when the records or the snapshot changed.
    */
   public List<SessionView> sessions() {
-    List<SessionRecord> all = store.all();
+    List<SessionRecord> recorded = store.all();
+    List<Found> found = shownFound;
     SessionWatcher.Snapshot snapshot = watcher.snapshot();
     Listing cached = listing;
-    if (cached != null && cached.snapshot == snapshot && cached.records.equals(all)) {
+    if (cached != null
+        && cached.snapshot == snapshot
+        && cached.found == found
+        && cached.records.equals(recorded)) {
       return cached.sessions;
     }
+    List<SessionRecord> all = records(found);
     List<SessionView> views = new ArrayList<>(all.size());
     for (SessionRecord record : all) {
       views.add(view(record, snapshot));
@@ -211,20 +376,36 @@ public final class SessionService implements AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("the sessions could not be written as JSON", e);
     }
-    listing = new Listing(all, snapshot, sessions);
+    listing = new Listing(recorded, found, snapshot, sessions);
     return sessions;
   }
 
-  /** The last answer of {@link #sessions()} and what it was made from. */
+  /**
+   * The last answer of {@link #sessions()} and what it was made from: the stored records (an
+   * adopted session is one of them), the discovered sessions and the snapshot.
+   */
   private record Listing(
-      List<SessionRecord> records, SessionWatcher.Snapshot snapshot, SessionList sessions) {}
+      List<SessionRecord> records,
+      List<Found> found,
+      SessionWatcher.Snapshot snapshot,
+      SessionList sessions) {}
 
   public Optional<SessionView> session(String id) {
-    return store.find(id).map(record -> view(record, watcher.snapshot()));
+    return record(id).map(record -> view(record, watcher.snapshot()));
   }
 
+  /** The session's record: a stored one, or a discovered session's (not adopted). */
   public Optional<SessionRecord> record(String id) {
-    return store.find(id);
+    Optional<SessionRecord> stored = store.find(id);
+    if (stored.isPresent()) {
+      return stored;
+    }
+    for (Found one : shownFound) {
+      if (one.id().equals(id)) {
+        return Optional.of(record(one));
+      }
+    }
+    return Optional.empty();
   }
 
   public SessionRecord create(NewSession request) throws SessionException {
@@ -290,7 +471,7 @@ public final class SessionService implements AutoCloseable {
    * is false; or, when {@code key} is given, presses that one named key.
    */
   public void send(String id, String text, boolean enter, String key) throws SessionException {
-    requireRecord(id);
+    requireOperable(id);
     if (text != null && text.indexOf('\0') >= 0) {
       throw bad("text must not contain NUL characters: a terminal cannot type them");
     }
@@ -327,7 +508,7 @@ public final class SessionService implements AutoCloseable {
    * clear}. The signal holds until the pane prints again.
    */
   public void attention(String id, String state) throws SessionException {
-    requireRecord(id);
+    requireOperable(id);
     Signal signal =
         Signal.fromRequest(state).orElseThrow(() -> bad("state must be waiting, error or clear"));
     watcher.attention(id, signal);
@@ -341,7 +522,7 @@ public final class SessionService implements AutoCloseable {
    * @return whether the event said something of the state
    */
   public boolean hook(String id, JsonNode event) throws SessionException {
-    SessionRecord record = requireRecord(id);
+    SessionRecord record = requireOperable(id);
     HookDialect dialect =
         catalogue
             .find(record.cli())
@@ -364,7 +545,7 @@ public final class SessionService implements AutoCloseable {
    */
   public void report(String id, SessionState state, String kind, String detail)
       throws SessionException {
-    requireRecord(id);
+    requireOperable(id);
     boolean needsPerson = state == SessionState.WAITING || state == SessionState.ERROR;
     Attention attention =
         needsPerson
@@ -379,7 +560,7 @@ public final class SessionService implements AutoCloseable {
 
   /** Stops the tmux session and keeps the record (state {@code stopped}). */
   public void kill(String id) throws SessionException {
-    requireRecord(id);
+    requireOperable(id);
     captures.remove(id);
     quietKill(id);
     watcher.refreshNow();
@@ -387,10 +568,18 @@ public final class SessionService implements AutoCloseable {
 
   /** Relaunches a stopped session under the same id. */
   public void restart(String id) throws SessionException {
-    SessionRecord record = requireRecord(id);
+    SessionRecord record = requireOperable(id);
     watcher.refreshNow();
     if (alive(id)) {
       throw bad("session is already running");
+    }
+    if (record.source() != null) {
+      throw bad(
+          "session runs in tmux session "
+              + record.source().session()
+              + " on "
+              + record.source().socket()
+              + ", not clique's own: start its CLI again there");
     }
     CliDefinition cli =
         catalogue.find(record.cli()).orElseThrow(() -> bad("unknown CLI: " + record.cli()));
@@ -428,7 +617,7 @@ public final class SessionService implements AutoCloseable {
 
   /** Kills the session and forgets it, with its session-bound tokens; its waits answer gone. */
   public void delete(String id) throws SessionException {
-    requireRecord(id);
+    requireOperable(id);
     captures.remove(id);
     environments.remove(id);
     quietKill(id);
@@ -527,6 +716,7 @@ public final class SessionService implements AutoCloseable {
 
   @Override
   public void close() {
+    discovery.close();
     watcher.close();
     waits.close();
   }
@@ -536,7 +726,7 @@ public final class SessionService implements AutoCloseable {
   }
 
   private String stateOf(String id) {
-    if (store.find(id).isEmpty()) {
+    if (record(id).isEmpty()) {
       return null;
     }
     SessionWatcher.Live live = watcher.snapshot().live().get(id);
@@ -669,7 +859,9 @@ public final class SessionService implements AutoCloseable {
                 verdict.attention().detail(),
                 seconds(verdict.attention().sinceMillis())),
         source,
-        exitStatus);
+        exitStatus,
+        record.source() == null ? null : store.find(record.id()).isPresent(),
+        record.source());
   }
 
   private static double seconds(long millis) {
@@ -677,10 +869,28 @@ public final class SessionService implements AutoCloseable {
   }
 
   private SessionRecord requireRecord(String id) throws SessionException {
-    return store
-        .find(id)
+    return record(id)
         .orElseThrow(
             () -> new SessionException(SessionException.Kind.NOT_FOUND, "no such session"));
+  }
+
+  /** A session that may be operated: clique's own, or an adopted one. */
+  private SessionRecord requireOperable(String id) throws SessionException {
+    SessionRecord record = requireRecord(id);
+    if (store.find(id).isEmpty()) {
+      throw new SessionException(
+          SessionException.Kind.FORBIDDEN,
+          "session "
+              + id
+              + " was discovered in tmux session "
+              + record.source().session()
+              + " on "
+              + record.source().socket()
+              + " and is read-only: adopt it first (`clique adopt "
+              + id
+              + "` or POST /api/sessions/adopt)");
+    }
+    return record;
   }
 
   private void requireAlive(String id) throws SessionException {

@@ -3,7 +3,11 @@ package dev.clique.engine.session;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
-/** One row of {@code GET /api/state}: the record plus what tmux and the detector say now. */
+/**
+ * One row of {@code GET /api/state}: the record plus what tmux and the detector say now. {@code
+ * adopted} and {@code source} are null for clique's own sessions; a discovered session has its
+ * {@code source} and {@code adopted: false} until it is adopted.
+ */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SessionView(
     @JsonProperty("id") String id,
@@ -30,7 +34,9 @@ public record SessionView(
     @JsonProperty("dirty") int dirty,
     @JsonProperty("attention") AttentionView attention,
     @JsonProperty("state_source") SourceView stateSource,
-    @JsonProperty("exit_status") Integer exitStatus) {
+    @JsonProperty("exit_status") Integer exitStatus,
+    @JsonProperty("adopted") Boolean adopted,
+    @JsonProperty("source") Source source) {
 
   /** Why a person is needed: {@code since} in unix seconds. */
   public record AttentionView(

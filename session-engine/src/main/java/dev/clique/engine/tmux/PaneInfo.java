@@ -46,6 +46,24 @@ public record PaneInfo(
         "");
   }
 
+  /** The same pane, under another session name (a discovered pane, by its clique id). */
+  public PaneInfo withSession(String name) {
+    return new PaneInfo(
+        name,
+        command,
+        activity,
+        cols,
+        rows,
+        attached,
+        pid,
+        dead,
+        exitStatus,
+        historySize,
+        cursorX,
+        cursorY,
+        title);
+  }
+
   /**
    * The part of the pane that output changes: the second of the last output, the history size, the
    * cursor and the title. Two calls with different marks saw output in between; equal marks within

@@ -11,7 +11,7 @@ import java.util.Set;
  * is named by its clique id and never matched by prefix.
  */
 public interface Tmux {
-  /** The socket name ({@code tmux -L}). */
+  /** The socket name ({@code tmux -L}), or the socket file's path ({@code tmux -S}). */
   String socket();
 
   /** Whether the tmux binary can be run at all. */

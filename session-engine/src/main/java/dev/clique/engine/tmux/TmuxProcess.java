@@ -18,6 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 /**
  * The real tmux: each call is an argument list handed to the {@code tmux} binary (never a shell
@@ -70,17 +71,43 @@ public final class TmuxProcess implements Tmux {
           "WINDOWID",
           "XAUTHORITY");
 
+  /**
+   * Every pane of a server, one row each: its id and place first, then what {@link PaneInfo} holds.
+   */
+  private static final String EVERY_PANE_FORMAT =
+      String.join(FIELD, "#{pane_id}", "#{window_index}", "#{pane_current_path}", PANE_FORMAT);
+
+  private static final int EVERY_PANE_FIELDS = 3 + PANE_FIELDS;
+
+  /** A pane id ({@code %12}): unique on its server for the server's lifetime. */
+  private static final Pattern PANE_ID = Pattern.compile("%[0-9]+");
+
   private volatile boolean installed;
   private volatile long installedCheckedAt;
   private final String binary;
   private final String socket;
+  private final List<String> address;
   private final Duration timeout;
   private final ProcFs proc = ProcFs.system();
 
+  /** The server on socket name {@code socket} ({@code tmux -L}), in tmux's socket directory. */
   public TmuxProcess(String binary, String socket, Duration timeout) {
+    this(binary, socket, List.of("-L", socket), timeout);
+  }
+
+  private TmuxProcess(String binary, String socket, List<String> address, Duration timeout) {
     this.binary = binary;
     this.socket = socket;
+    this.address = address;
     this.timeout = timeout;
+  }
+
+  /**
+   * The server listening on the socket file {@code file} ({@code tmux -S}): another server of the
+   * user's, where discovered sessions run. Its {@link #socket()} is the file's path.
+   */
+  public static TmuxProcess onSocketFile(Path file, Duration timeout) {
+    return new TmuxProcess("tmux", file.toString(), List.of("-S", file.toString()), timeout);
   }
 
   /** The socket from {@code CLIQUE_TMUX_SOCKET}, default {@value #DEFAULT_SOCKET}. */
@@ -221,7 +248,11 @@ public final class TmuxProcess implements Tmux {
 
   @Override
   public void killSession(String name) throws TmuxException {
-    Result result = run(List.of("kill-session", "-t", "=" + name));
+    // A discovered session is one pane of someone's own tmux session: only that pane goes.
+    Result result =
+        PANE_ID.matcher(name).matches()
+            ? run(List.of("kill-pane", "-t", name))
+            : run(List.of("kill-session", "-t", "=" + name));
     if (result.exitCode != 0 && !gone(result)) {
       check(result, "kill-session");
     }
@@ -237,6 +268,32 @@ public final class TmuxProcess implements Tmux {
       check(result, "list-panes");
     }
     return parsePanes(result.stdout);
+  }
+
+  /**
+   * Every pane of the server, each with its id and place: what discovery looks through. Unlike
+   * {@link #listPanes()}, a server that cannot be reached is an error naming its cause.
+   */
+  public List<ServerPane> listEveryPane() throws TmuxException {
+    Result result = run(List.of("list-panes", "-a", "-F", EVERY_PANE_FORMAT));
+    check(result, "list-panes");
+    return parseEveryPane(result.stdout);
+  }
+
+  static List<ServerPane> parseEveryPane(String listing) {
+    List<ServerPane> panes = new ArrayList<>();
+    for (String line : listing.split("\n")) {
+      String[] f = line.split(FIELD, EVERY_PANE_FIELDS);
+      if (f.length < EVERY_PANE_FIELDS || !PANE_ID.matcher(f[0]).matches()) {
+        continue;
+      }
+      String rest = String.join(FIELD, java.util.Arrays.copyOfRange(f, 3, f.length));
+      List<PaneInfo> info = parsePanes(rest);
+      if (!info.isEmpty()) {
+        panes.add(new ServerPane(f[0], (int) parseLong(f[1]), f[2], info.get(0)));
+      }
+    }
+    return panes;
   }
 
   static List<PaneInfo> parsePanes(String listing) {
@@ -315,10 +372,13 @@ public final class TmuxProcess implements Tmux {
   }
 
   /**
-   * Where tmux keeps this socket: {@code $TMUX_TMPDIR/tmux-<uid>/<socket>}, {@code /tmp} by
-   * default; null when the user id cannot be read.
+   * Where tmux keeps this socket: {@code $TMUX_TMPDIR/tmux-<uid>/<socket>}, {@code /tmp} by default
+   * (or the file it was made for); null when the user id cannot be read.
    */
-  Path socketFile(Map<String, String> env) {
+  public Path socketFile(Map<String, String> env) {
+    if (address.get(0).equals("-S")) {
+      return Path.of(socket);
+    }
     String uid = proc.userId();
     if (uid == null) {
       return null;
@@ -327,8 +387,9 @@ public final class TmuxProcess implements Tmux {
     return Path.of(dir.isBlank() ? "/tmp" : dir, "tmux-" + uid, socket);
   }
 
+  /** A session of clique's by its exact name, or one pane by its id ({@code %12}). */
   private static String pane(String name) {
-    return "=" + name + ":";
+    return PANE_ID.matcher(name).matches() ? name : "=" + name + ":";
   }
 
   /**
@@ -404,8 +465,7 @@ public final class TmuxProcess implements Tmux {
       throws TmuxException {
     List<String> command = new ArrayList<>(args.size() + 5);
     command.add(binary);
-    command.add("-L");
-    command.add(socket);
+    command.addAll(address);
     command.add("-f");
     command.add("/dev/null");
     command.addAll(args);

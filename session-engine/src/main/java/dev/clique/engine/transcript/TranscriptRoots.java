@@ -70,6 +70,14 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
             : Path.of(geminiCliHome.strip()).resolve(".gemini"));
   }
 
+  /**
+   * Claude Code's project directory of a working directory: {@code projects/<slug>}, where the slug
+   * is the path with every character other than a letter or digit made a {@code -}.
+   */
+  public Path claudeProjectDir(String cwd) {
+    return claudeConfigDir.resolve("projects").resolve(ClaudeTranscriptLocator.slug(cwd));
+  }
+
   private static Path dir(Map<String, String> env, String name, Path fallback) {
     String value = env.get(name);
     return value == null || value.isBlank() ? fallback : Path.of(value.strip());

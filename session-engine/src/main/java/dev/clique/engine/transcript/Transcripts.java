@@ -106,6 +106,14 @@ public final class Transcripts {
    * objects are skipped, so bad content never fails the call.
    */
   public List<Turn> turns(TranscriptRequest request) {
+    return turns(request, roots);
+  }
+
+  /**
+   * As {@link #turns(TranscriptRequest)}, for a CLI that keeps its files under {@code roots} rather
+   * than where this engine's environment says (a discovered CLI, by its own environment).
+   */
+  public List<Turn> turns(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
     if (!KINDS.contains(request.kind())) {
       return List.of();

@@ -26,7 +26,7 @@ class StateDetectorTest {
     List<Pattern> none = List.of();
     return new CliDefinition(
         id, id, id, List.of(), List.of(), List.of(), List.of(), "", "", waiting, none, none, none,
-        none, errors, none, none, none, none);
+        none, errors, none, none, none, none, List.of());
   }
 
   /** The pane as list-panes shows it; every call with {@code printed} moves its output mark. */

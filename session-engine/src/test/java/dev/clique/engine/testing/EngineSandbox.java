@@ -47,7 +47,9 @@ public final class EngineSandbox implements AutoCloseable {
             "CLIQUE_HOME", home.toString(),
             "CLIQUE_TMUX_SOCKET", tmux.socket(),
             "PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"),
-            "HOME", home.toString());
+            "HOME", home.toString(),
+            // Never the real user's other tmux servers.
+            "CLIQUE_DISCOVER", "off");
     Files.writeString(
         home.resolve("clis.toml"),
         String.join(

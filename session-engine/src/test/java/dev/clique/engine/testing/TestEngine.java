@@ -43,12 +43,22 @@ public final class TestEngine implements AutoCloseable {
     env.put("CLIQUE_TMUX_SOCKET", socket);
     env.put("PATH", System.getenv("PATH"));
     env.put("HOME", System.getProperty("user.home"));
+    // Never the real user's other tmux servers: a test that discovers names its own TMUX_TMPDIR.
+    env.put("CLIQUE_DISCOVER", "off");
     return env;
   }
 
   public static TestEngine start(Path home) throws IOException {
     String socket = "clique-test-" + UUID.randomUUID();
     return new TestEngine(Engine.start(env(home, socket), "127.0.0.1", 0, true), home, socket);
+  }
+
+  /** An engine whose environment has {@code extra} on top (a throwaway TMUX_TMPDIR, discovery). */
+  public static TestEngine startWith(Path home, Map<String, String> extra) throws IOException {
+    String socket = "clique-test-" + UUID.randomUUID();
+    Map<String, String> env = env(home, socket);
+    env.putAll(extra);
+    return new TestEngine(Engine.start(env, "127.0.0.1", 0, true), home, socket);
   }
 
   /** An engine on a new home under {@code dir} whose {@code clis.toml} is {@code clis}. */

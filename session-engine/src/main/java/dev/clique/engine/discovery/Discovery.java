@@ -1,0 +1,467 @@
+package dev.clique.engine.discovery;
+
+import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.tmux.ServerPane;
+import dev.clique.engine.tmux.TmuxException;
+import dev.clique.engine.tmux.TmuxProcess;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Finds the sessions people already run on their other tmux servers, every {@value #SCAN_MILLIS}
+ * ms: one {@code list-panes -a} per server, and a walk of {@code /proc} only for a pane not seen
+ * before (or whose foreground command changed, or whose CLI ended). A session is found within about
+ * a second of its CLI starting, and marked ended within about a second of the CLI (or its pane)
+ * going; an ended one stays listed, stopped, for {@link #KEEP_ENDED}.
+ *
+ * <p>Never touched: clique's own socket, a socket (or socket directory) another user owns; never
+ * listed: a pane another clique engine started (its process has {@code CLIQUE_SESSION}). A server
+ * that does not answer, a stale socket file, a pane whose process ends while it is read: each is
+ * logged once as one line naming the cause, and the scan goes on.
+ */
+public final class Discovery implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Discovery.class);
+  static final long SCAN_MILLIS = 1_000;
+  static final Duration KEEP_ENDED = Duration.ofMinutes(10);
+  private static final Duration TMUX_TIMEOUT = Duration.ofSeconds(2);
+  private static final int S_IFMT = 0170000;
+  private static final int S_IFSOCK = 0140000;
+
+  /** The variables of a CLI's own environment that say where it keeps its files. */
+  static final List<String> ROOT_VARIABLES =
+      List.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME");
+
+  /** What a pane runs, as its process tree was read once. */
+  private record Detection(
+      String cli,
+      long pid,
+      long startTicks,
+      List<String> argv,
+      Map<String, String> env,
+      String cwd,
+      double created) {}
+
+  /** A pane as far as its tree matters: the same key, the same tree (until its CLI ends). */
+  private record PaneKey(String socket, String pane, long panePid, String command) {}
+
+  /** What a pane was found to run, and when it was read. */
+  private record Seen(Optional<Detection> detection, long at) {}
+
+  /**
+   * A pane found to run no CLI is read again after this long even when its foreground command is
+   * the same: a CLI started by a command that stays in the foreground ({@code make}, a script).
+   */
+  static final long RECHECK_EMPTY_MILLIS = 5_000;
+
+  private final DiscoverySettings settings;
+  private final CliCatalogue catalogue;
+  private final Path ownSocket;
+  private final Processes processes;
+  private final Clock clock;
+  private final long uid;
+  private final Map<String, TmuxProcess> servers = new ConcurrentHashMap<>();
+  private final Map<PaneKey, Seen> seen = new HashMap<>(); // scan thread only
+  private final Map<String, Long> endedAt = new HashMap<>(); // scan thread only
+  private final Map<String, String> causes = new ConcurrentHashMap<>();
+  private final Set<String> talkedTo = ConcurrentHashMap.newKeySet();
+  private final ScheduledExecutorService scanner;
+  private volatile List<Found> found = List.of();
+  private volatile Consumer<List<Found>> onChange = found -> {};
+
+  public Discovery(
+      DiscoverySettings settings, CliCatalogue catalogue, Path ownSocket, Clock clock) {
+    this(settings, catalogue, ownSocket, Processes.system(), clock);
+  }
+
+  Discovery(
+      DiscoverySettings settings,
+      CliCatalogue catalogue,
+      Path ownSocket,
+      Processes processes,
+      Clock clock) {
+    this.settings = settings;
+    this.catalogue = catalogue;
+    this.ownSocket = ownSocket;
+    this.processes = processes;
+    this.clock = clock;
+    this.uid = currentUid();
+    this.scanner =
+        settings.enabled()
+            ? Executors.newSingleThreadScheduledExecutor(
+                r -> {
+                  Thread thread = new Thread(r, "discovery");
+                  thread.setDaemon(true);
+                  return thread;
+                })
+            : null;
+  }
+
+  /** A discovery that looks at nothing. */
+  public static Discovery off(CliCatalogue catalogue) {
+    return new Discovery(DiscoverySettings.off(), catalogue, null, Clock.systemUTC());
+  }
+
+  public boolean enabled() {
+    return settings.enabled();
+  }
+
+  /** Looks once now, then every {@value #SCAN_MILLIS} ms. */
+  public void start() {
+    if (scanner == null) {
+      return;
+    }
+    log.info(
+        "discovery: looking for sessions on the tmux servers in {}{}",
+        settings.socketDirectory(),
+        settings.extraSockets().isEmpty() ? "" : " and " + settings.extraSockets());
+    scanNow();
+    scanner.scheduleWithFixedDelay(this::scan, SCAN_MILLIS, SCAN_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /** Hands every new list of found sessions to {@code listener}, on the scan thread. */
+  public void onChange(Consumer<List<Found>> listener) {
+    this.onChange = listener;
+  }
+
+  /** Every session found, the ended ones (stopped) among them. */
+  public List<Found> found() {
+    return found;
+  }
+
+  public Optional<Found> find(String id) {
+    for (Found one : found) {
+      if (one.id().equals(id)) {
+        return Optional.of(one);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The server on a socket file, for the engine's calls to a discovered session: never one of
+   * another user's (the caller checked the socket when it was found) and never started.
+   */
+  public TmuxProcess server(String socket) {
+    return servers.computeIfAbsent(socket, s -> TmuxProcess.onSocketFile(Path.of(s), TMUX_TIMEOUT));
+  }
+
+  private void scan() {
+    try {
+      scanNow();
+    } catch (RuntimeException e) {
+      log.warn("discovery: one look at the tmux servers failed", e);
+    }
+  }
+
+  /** One look at every server (the scan thread; tests call it by hand). */
+  synchronized void scanNow() {
+    if (!settings.enabled()) {
+      return;
+    }
+    long now = clock.millis();
+    Map<String, Found> next = new LinkedHashMap<>();
+    Set<PaneKey> keys = new HashSet<>();
+    for (Path socket : sockets()) {
+      List<ServerPane> panes;
+      talkedTo.add(socket.toString());
+      try {
+        panes = server(socket.toString()).listEveryPane();
+      } catch (TmuxException e) {
+        note(socket.toString(), "no tmux server answers there: " + oneLine(e.getMessage()));
+        continue;
+      }
+      causes.remove(socket.toString());
+      for (ServerPane pane : panes) {
+        if (pane.info().dead()) {
+          continue;
+        }
+        PaneKey key =
+            new PaneKey(socket.toString(), pane.id(), pane.info().pid(), pane.info().command());
+        keys.add(key);
+        Seen before = seen.get(key);
+        Optional<Detection> detection = before == null ? null : before.detection();
+        boolean stale =
+            before == null
+                || (detection.isPresent()
+                    ? !processes.alive(detection.get().pid(), detection.get().startTicks())
+                    : now - before.at() >= RECHECK_EMPTY_MILLIS);
+        if (stale) {
+          detection = inspect(socket, pane);
+          seen.put(key, new Seen(detection, now));
+        }
+        detection.ifPresent(d -> next.put(id(socket, pane, d), found(socket, pane, d)));
+      }
+    }
+    seen.keySet().retainAll(keys);
+    forgetCausesOfGone(keys);
+    for (Found before : found) {
+      if (next.containsKey(before.id())) {
+        endedAt.remove(before.id());
+        continue;
+      }
+      long ended = endedAt.computeIfAbsent(before.id(), id -> now);
+      if (now - ended < KEEP_ENDED.toMillis()) {
+        next.put(before.id(), before.asEnded());
+      } else {
+        endedAt.remove(before.id());
+      }
+    }
+    List<Found> listed = List.copyOf(named(next.values()));
+    if (!listed.equals(found)) {
+      found = listed;
+      onChange.accept(listed);
+    }
+  }
+
+  /** The sockets to look at now: the directory's and the configured ones that may be touched. */
+  private List<Path> sockets() {
+    List<Path> candidates = new ArrayList<>();
+    Path dir = settings.socketDirectory();
+    if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      Integer owner = owner(dir);
+      if (owner == null || owner != uid) {
+        note(dir.toString(), "the socket directory is owned by uid " + owner + ": not looked in");
+      } else {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+          entries.forEach(candidates::add);
+        } catch (IOException e) {
+          note(dir.toString(), "the socket directory cannot be listed: " + e.getMessage());
+        }
+      }
+    }
+    candidates.addAll(settings.extraSockets());
+    List<Path> usable = new ArrayList<>();
+    for (Path socket : candidates) {
+      if (isOwnSocket(socket) || usable.contains(socket)) {
+        continue;
+      }
+      Map<String, Object> attributes;
+      try {
+        attributes = Files.readAttributes(socket, "unix:mode,uid", LinkOption.NOFOLLOW_LINKS);
+      } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+        note(socket.toString(), "the socket cannot be read: " + oneLine(String.valueOf(e)));
+        continue;
+      }
+      int mode = (Integer) attributes.get("mode");
+      int owner = (Integer) attributes.get("uid");
+      if ((mode & S_IFMT) != S_IFSOCK) {
+        continue; // not a socket: nothing of tmux's
+      }
+      if (owner != uid) {
+        note(socket.toString(), "owned by uid " + owner + ", not this user's: never touched");
+        continue;
+      }
+      usable.add(socket);
+    }
+    return usable;
+  }
+
+  private boolean isOwnSocket(Path socket) {
+    if (ownSocket == null) {
+      return false;
+    }
+    if (socket.toAbsolutePath().normalize().equals(ownSocket.toAbsolutePath().normalize())) {
+      return true;
+    }
+    try {
+      return Files.exists(ownSocket) && Files.isSameFile(socket, ownSocket);
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Walks the pane's process tree for a CLI of the catalogue (or a shell, when shells count). */
+  private Optional<Detection> inspect(Path socket, ServerPane pane) {
+    long panePid = pane.info().pid();
+    List<Long> tree = processes.tree(panePid);
+    List<String> paneArgv = List.of();
+    for (long pid : tree) {
+      List<String> argv = processes.argv(pid);
+      if (pid == panePid) {
+        paneArgv = argv;
+        if (argv.isEmpty()) {
+          note(
+              socket + " " + pane.id(),
+              "pane " + pane.id() + ": its process ended while it was inspected");
+          return Optional.empty();
+        }
+      }
+      Optional<CliDefinition> cli =
+          CliMatch.of(argv, processes.executable(pid).orElse(null), catalogue);
+      if (cli.isPresent()) {
+        return detection(socket, pane, cli.get().id(), pid, argv);
+      }
+    }
+    if (settings.shells() && CliMatch.isShell(paneArgv)) {
+      return detection(socket, pane, CliMatch.SHELL, panePid, paneArgv);
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Detection> detection(
+      Path socket, ServerPane pane, String cli, long pid, List<String> argv) {
+    long ticks = processes.startTicks(pid);
+    long started = processes.startMillis(pid);
+    if (ticks < 0 || started < 0) {
+      note(
+          socket + " " + pane.id(),
+          "pane " + pane.id() + ": its " + cli + " ended while it was inspected");
+      return Optional.empty();
+    }
+    Map<String, String> own = processes.environment(pid);
+    String engines = own.get("CLIQUE_SESSION");
+    if (engines != null) {
+      note(
+          socket + " " + pane.id(),
+          "pane " + pane.id() + " is session " + engines + " of another clique engine: left to it");
+      return Optional.empty();
+    }
+    Map<String, String> env = new LinkedHashMap<>();
+    for (String name : ROOT_VARIABLES) {
+      String value = own.get(name);
+      if (value != null && !value.isBlank()) {
+        env.put(name, value);
+      }
+    }
+    String cwd = processes.cwd(pid).orElse(pane.currentPath());
+    log.info(
+        "discovery: {} in pane {} of tmux session {} on {} (pid {}, in {})",
+        cli,
+        pane.id(),
+        pane.info().session(),
+        socket,
+        pid,
+        cwd);
+    return Optional.of(new Detection(cli, pid, ticks, argv, env, cwd, started / 1000.0));
+  }
+
+  private static String id(Path socket, ServerPane pane, Detection d) {
+    String identity = socket + "\0" + pane.id() + "\0" + d.pid() + "\0" + d.startTicks();
+    return UUID.nameUUIDFromBytes(identity.getBytes(StandardCharsets.UTF_8)).toString();
+  }
+
+  private static Found found(Path socket, ServerPane pane, Detection d) {
+    return new Found(
+        id(socket, pane, d),
+        pane.info().session(),
+        d.cli(),
+        d.cwd(),
+        d.created(),
+        socket.toString(),
+        pane.info().session(),
+        pane.window(),
+        pane.id(),
+        d.pid(),
+        d.startTicks(),
+        d.argv(),
+        d.env(),
+        false);
+  }
+
+  /** A tmux session's name, made unique with its window and pane where it holds several. */
+  private static List<Found> named(Iterable<Found> all) {
+    Map<String, Integer> counts = new HashMap<>();
+    for (Found one : all) {
+      counts.merge(one.socket() + "\0" + one.session(), 1, Integer::sum);
+    }
+    List<Found> out = new ArrayList<>();
+    for (Found one : all) {
+      boolean shared = counts.get(one.socket() + "\0" + one.session()) > 1;
+      out.add(
+          one.named(
+              shared ? one.session() + ":" + one.window() + " " + one.pane() : one.session()));
+    }
+    return out;
+  }
+
+  /**
+   * Whether the server on {@code socket} answered the last scan: one that did not (gone, stale,
+   * hung) is not asked again by the engine until it does, so a hung server never stalls the others.
+   */
+  public boolean answers(String socket) {
+    return !causes.containsKey(socket);
+  }
+
+  /** What was last said of each socket or pane that could not be looked at, by its name. */
+  Map<String, String> causes() {
+    return Map.copyOf(causes);
+  }
+
+  /** Every socket a tmux client was ever run against. */
+  Set<String> talkedTo() {
+    return Set.copyOf(talkedTo);
+  }
+
+  /** What was said of a pane or socket that is gone is forgotten: said again if it comes back. */
+  private void forgetCausesOfGone(Set<PaneKey> keys) {
+    Set<String> present = new HashSet<>();
+    for (PaneKey key : keys) {
+      present.add(key.socket() + " " + key.pane());
+    }
+    causes
+        .keySet()
+        .removeIf(
+            subject ->
+                subject.contains(" %")
+                    ? !present.contains(subject)
+                    : !Files.exists(Path.of(subject)));
+  }
+
+  /** Logs a cause once, until it changes. */
+  private void note(String subject, String cause) {
+    if (!cause.equals(causes.put(subject, cause))) {
+      log.info("discovery: {}: {}", subject, cause);
+    }
+  }
+
+  private static String oneLine(String text) {
+    return text == null ? "" : text.strip().replaceAll("\\s*\\R\\s*", "; ");
+  }
+
+  private static Integer owner(Path path) {
+    try {
+      return (Integer) Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  /** This process's user id: the owner of its own {@code /proc} directory. */
+  public static long currentUid() {
+    try {
+      return (Integer) Files.getAttribute(Path.of("/proc/self/"), "unix:uid");
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return -1;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (scanner != null) {
+      scanner.shutdownNow();
+    }
+  }
+}

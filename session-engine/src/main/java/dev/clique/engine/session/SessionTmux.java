@@ -1,0 +1,157 @@
+package dev.clique.engine.session;
+
+import dev.clique.engine.tmux.Foreground;
+import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.ServerPane;
+import dev.clique.engine.tmux.Tmux;
+import dev.clique.engine.tmux.TmuxException;
+import dev.clique.engine.tmux.TmuxProcess;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tmux of every session by its clique id: clique's own server for its own sessions, and for a
+ * discovered or adopted one the server on that session's socket file, targeted by pane id. The
+ * snapshot, peek, wait and send then work alike on both. Only clique's own server ever gets a new
+ * session; another's is never started or stopped.
+ */
+final class SessionTmux implements Tmux {
+  private static final Logger log = LoggerFactory.getLogger(SessionTmux.class);
+
+  private final Tmux own;
+  private final Function<String, TmuxProcess> servers;
+  private final Supplier<Map<String, Source>> foreign;
+
+  /**
+   * @param servers the server on a socket file
+   * @param foreign the source of every session not on clique's own socket that runs, by id
+   */
+  SessionTmux(
+      Tmux own, Function<String, TmuxProcess> servers, Supplier<Map<String, Source>> foreign) {
+    this.own = own;
+    this.servers = servers;
+    this.foreign = foreign;
+  }
+
+  private record Target(Tmux tmux, String name) {}
+
+  private Target target(String id) {
+    Source source = foreign.get().get(id);
+    return source == null
+        ? new Target(own, id)
+        : new Target(servers.apply(source.socket()), source.pane());
+  }
+
+  @Override
+  public String socket() {
+    return own.socket();
+  }
+
+  @Override
+  public boolean installed() {
+    return own.installed();
+  }
+
+  @Override
+  public void newSession(String name, Path cwd, List<String> argv, Map<String, String> env)
+      throws TmuxException {
+    own.newSession(name, cwd, argv, env);
+  }
+
+  @Override
+  public Path workingDirectory(String name) throws TmuxException {
+    Target target = target(name);
+    return target.tmux().workingDirectory(target.name());
+  }
+
+  @Override
+  public void sendText(String name, String text) throws TmuxException {
+    Target target = target(name);
+    target.tmux().sendText(target.name(), text);
+  }
+
+  @Override
+  public void sendKey(String name, String key) throws TmuxException {
+    Target target = target(name);
+    target.tmux().sendKey(target.name(), key);
+  }
+
+  @Override
+  public void killSession(String name) throws TmuxException {
+    Target target = target(name);
+    target.tmux().killSession(target.name());
+  }
+
+  /** Clique's own panes, then each other server's panes that are sessions, under their ids. */
+  @Override
+  public List<PaneInfo> listPanes() throws TmuxException {
+    List<PaneInfo> panes = new ArrayList<>(own.listPanes());
+    Map<String, Map<String, String>> bySocket = new LinkedHashMap<>();
+    foreign
+        .get()
+        .forEach(
+            (id, source) ->
+                bySocket
+                    .computeIfAbsent(source.socket(), s -> new HashMap<>())
+                    .put(source.pane(), id));
+    for (Map.Entry<String, Map<String, String>> server : bySocket.entrySet()) {
+      List<ServerPane> listed;
+      try {
+        listed = servers.apply(server.getKey()).listEveryPane();
+      } catch (TmuxException e) {
+        log.debug("tmux server {} did not answer: {}", server.getKey(), e.getMessage());
+        continue; // its sessions show as stopped
+      }
+      for (ServerPane pane : listed) {
+        String id = server.getValue().get(pane.id());
+        if (id != null) {
+          panes.add(pane.info().withSession(id));
+        }
+      }
+    }
+    return panes;
+  }
+
+  @Override
+  public String capturePane(String name, int lines) throws TmuxException {
+    Target target = target(name);
+    return target.tmux().capturePane(target.name(), lines);
+  }
+
+  @Override
+  public String captureScreen(String name) throws TmuxException {
+    Target target = target(name);
+    return target.tmux().captureScreen(target.name());
+  }
+
+  @Override
+  public Foreground foreground(PaneInfo pane) {
+    return own.foreground(pane);
+  }
+
+  @Override
+  public Map<Long, Long> residentBytes(Collection<Long> panePids) {
+    return own.residentBytes(panePids);
+  }
+
+  @Override
+  public Map<String, String> environment(long panePid, Set<String> names) {
+    return own.environment(panePid, names); // read from /proc: the same for any server's pane
+  }
+
+  /** Clique's own server only: another's is never stopped. */
+  @Override
+  public void killServer() {
+    own.killServer();
+  }
+}

@@ -1,0 +1,216 @@
+package dev.clique.engine.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.testing.UserTmux;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One scan among what a socket directory may hold besides a person's tmux servers: a stale socket
+ * file, a socket of another user's, a server that hangs up at once, clique's own socket, a file
+ * that is no socket. Each is passed over with its cause said once; the good server's session is
+ * found all the same, and no socket outside the directory (and the configured one) is ever talked
+ * to.
+ */
+class DiscoveryScanIT {
+  @TempDir Path dir;
+  private UserTmux user;
+  private Path project;
+  private Path claude;
+  private final List<AutoCloseable> listeners = new java.util.ArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    user = new UserTmux(dir.resolve("t"));
+    project = Files.createDirectories(dir.resolve("project")).toRealPath();
+    claude = UserTmux.fakeClaude(dir);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (AutoCloseable listener : listeners) {
+      listener.close();
+    }
+    user.close();
+  }
+
+  @Test
+  void badSocketsAreSkippedWithTheirCauseAndTheScanGoesOn() throws Exception {
+    startClaude("good", "review");
+    startClaude("own", "clique-own"); // as if it were clique's own socket
+    Path stale = user.socket("stale");
+    listen(stale).close(); // the file stays, nobody listens: a server that died
+    AtomicInteger strangerCalls = new AtomicInteger();
+    Path stranger = user.socket("stranger");
+    ServerSocketChannel strangers = listen(stranger);
+    acceptInBackground(strangers, strangerCalls, false);
+    Files.setAttribute(stranger, "unix:uid", 65534);
+    Path hangsUp = user.socket("hangs-up");
+    acceptInBackground(listen(hangsUp), new AtomicInteger(), true);
+    Files.writeString(user.socketDir().resolve("notes.txt"), "not a socket");
+    UserTmux elsewhere = new UserTmux(dir.resolve("elsewhere"));
+    try {
+      elsewhere.run(
+          "configured",
+          "new-session",
+          "-d",
+          "-s",
+          "configured",
+          "-c",
+          project.toString(),
+          claude.toString());
+      DiscoverySettings settings =
+          new DiscoverySettings(
+              true, false, user.socketDir(), List.of(elsewhere.socket("configured")));
+      try (Discovery discovery = discovery(settings, user.socket("own"))) {
+        scanUntil(discovery, 2);
+
+        assertThat(discovery.found())
+            .extracting(Found::session)
+            .containsExactlyInAnyOrder("review", "configured");
+        Map<String, String> causes = discovery.causes();
+        assertThat(causes.get(stale.toString())).startsWith("no tmux server answers there:");
+        assertThat(causes.get(hangsUp.toString())).startsWith("no tmux server answers there:");
+        assertThat(causes.get(stranger.toString()))
+            .isEqualTo("owned by uid 65534, not this user's: never touched");
+        assertThat(causes.values()).allMatch(cause -> !cause.contains("\n"));
+        assertThat(strangerCalls).as("connections to another user's socket").hasValue(0);
+        assertThat(discovery.talkedTo())
+            .containsExactlyInAnyOrder(
+                user.socket("good").toString(),
+                stale.toString(),
+                hangsUp.toString(),
+                elsewhere.socket("configured").toString());
+
+        // The server that was found goes away between two scans: it is stopped, nothing else.
+        user.run("good", "kill-server");
+        discovery.scanNow();
+        assertThat(discovery.found())
+            .filteredOn(found -> found.session().equals("review"))
+            .singleElement()
+            .extracting(Found::ended)
+            .isEqualTo(true);
+      }
+    } finally {
+      elsewhere.close();
+    }
+  }
+
+  @Test
+  void aPaneWhoseProcessIsGoneWhenItIsReadIsPassedOverWithItsCause() throws Exception {
+    startClaude("good", "review");
+    Path emptyProc = Files.createDirectories(dir.resolve("proc"));
+    DiscoverySettings settings = new DiscoverySettings(true, false, user.socketDir(), List.of());
+    try (Discovery discovery =
+        new Discovery(settings, catalogue(), null, new Processes(emptyProc), Clock.systemUTC())) {
+      discovery.scanNow();
+      assertThat(discovery.found()).isEmpty();
+      assertThat(discovery.causes().values())
+          .anyMatch(cause -> cause.endsWith("its process ended while it was inspected"));
+    }
+  }
+
+  @Test
+  void aSessionAnotherCliqueEngineStartedIsLeftToIt() throws Exception {
+    user.run(
+        "engine",
+        "new-session",
+        "-d",
+        "-s",
+        "3f2b8c1e-5a47-4d0e-9b6f-2c81d4e7a915",
+        "-e",
+        "CLIQUE_SESSION=3f2b8c1e-5a47-4d0e-9b6f-2c81d4e7a915",
+        "-c",
+        project.toString(),
+        claude.toString());
+    startClaude("good", "review");
+    try (Discovery discovery =
+        discovery(new DiscoverySettings(true, false, user.socketDir(), List.of()), null)) {
+      scanUntil(discovery, 1);
+      Thread.sleep(500);
+      discovery.scanNow();
+      assertThat(discovery.found()).extracting(Found::session).containsExactly("review");
+      assertThat(discovery.causes().values())
+          .anyMatch(cause -> cause.endsWith("of another clique engine: left to it"));
+    }
+  }
+
+  @Test
+  void shellsAreListedOnlyWhenAskedFor() throws Exception {
+    user.run("good", "new-session", "-d", "-s", "plain", "bash", "--norc", "--noprofile");
+    try (Discovery without =
+            discovery(new DiscoverySettings(true, false, user.socketDir(), List.of()), null);
+        Discovery with =
+            discovery(new DiscoverySettings(true, true, user.socketDir(), List.of()), null)) {
+      scanUntil(with, 1);
+      without.scanNow();
+      assertThat(without.found()).isEmpty();
+      assertThat(with.found()).extracting(Found::cli).containsExactly("shell");
+    }
+  }
+
+  /** Scans until {@code count} sessions are found (a CLI takes a moment to start), at most 5 s. */
+  private static void scanUntil(Discovery discovery, int count) throws InterruptedException {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    do {
+      discovery.scanNow();
+      Thread.sleep(100);
+    } while (discovery.found().size() < count && System.nanoTime() < deadline);
+  }
+
+  private Discovery discovery(DiscoverySettings settings, Path ownSocket) {
+    return new Discovery(settings, catalogue(), ownSocket, Clock.systemUTC());
+  }
+
+  private static CliCatalogue catalogue() {
+    return CliCatalogue.load(null, Map.of("PATH", "/usr/bin:/bin", "HOME", "/home/dev"));
+  }
+
+  private void startClaude(String server, String session) throws Exception {
+    user.run(
+        server, "new-session", "-d", "-s", session, "-c", project.toString(), claude.toString());
+  }
+
+  private ServerSocketChannel listen(Path socket) throws IOException {
+    ServerSocketChannel channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+    channel.bind(UnixDomainSocketAddress.of(socket));
+    listeners.add(channel);
+    return channel;
+  }
+
+  private static void acceptInBackground(
+      ServerSocketChannel channel, AtomicInteger calls, boolean hangUp) {
+    Thread thread =
+        new Thread(
+            () -> {
+              try {
+                while (true) {
+                  SocketChannel client = channel.accept();
+                  calls.incrementAndGet();
+                  if (hangUp) {
+                    client.close();
+                  }
+                }
+              } catch (IOException e) {
+                // closed at the end of the test
+              }
+            });
+    thread.setDaemon(true);
+    thread.start();
+  }
+}

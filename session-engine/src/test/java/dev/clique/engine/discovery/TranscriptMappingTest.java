@@ -1,0 +1,148 @@
+package dev.clique.engine.discovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clique.engine.transcript.TranscriptRoots;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Which transcript a discovered CLI writes, from its argv, its pid file and its open files. */
+class TranscriptMappingTest {
+  private static final long PID = 4242;
+  private static final String CWD = "/home/dev/project";
+  private static final double STARTED = 1_780_000_000.0;
+
+  @TempDir Path dir;
+  private Path proc;
+  private Path config;
+  private Path project;
+  private TranscriptMapping mapping;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    proc = Files.createDirectories(dir.resolve("proc"));
+    Files.createDirectories(proc.resolve(PID + "/task/" + PID));
+    Files.writeString(proc.resolve(PID + "/task/" + PID + "/children"), "");
+    config = dir.resolve("claude");
+    project =
+        Files.createDirectories(
+            new TranscriptRoots(config, dir.resolve("codex"), dir.resolve("gemini"))
+                .claudeProjectDir(CWD));
+    mapping = new TranscriptMapping(new Processes(proc));
+  }
+
+  private Found claude(String... argv) {
+    return found("claude", Map.of("CLAUDE_CONFIG_DIR", config.toString()), argv);
+  }
+
+  private static Found found(String cli, Map<String, String> env, String... argv) {
+    return new Found(
+        "id-1",
+        "work",
+        cli,
+        CWD,
+        STARTED,
+        "/tmp/tmux-1000/default",
+        "work",
+        0,
+        "%1",
+        PID,
+        1,
+        List.of(argv),
+        env,
+        false);
+  }
+
+  private Path transcript(String id, long secondsAfterStart) throws Exception {
+    Path file = Files.writeString(project.resolve(id + ".jsonl"), "{}\n");
+    Files.setLastModifiedTime(
+        file, FileTime.from(Instant.ofEpochSecond((long) STARTED + secondsAfterStart)));
+    return file;
+  }
+
+  private void pidFile(String id) throws Exception {
+    Files.createDirectories(config.resolve("sessions"));
+    Files.writeString(
+        config.resolve("sessions/" + PID + ".json"),
+        "{\"pid\":" + PID + ",\"sessionId\":\"" + id + "\",\"cwd\":\"" + CWD + "\"}");
+  }
+
+  @Test
+  void claudesArgvNamesItsSession() {
+    TranscriptMapping.Mapped mapped =
+        mapping.map(claude("claude", "--resume", "abc-123"), "claude", dir);
+    assertThat(mapped.request().cliSessionId()).isEqualTo("abc-123");
+    assertThat(mapped.exact()).isTrue();
+    assertThat(mapped.roots().claudeConfigDir()).isEqualTo(config);
+  }
+
+  @Test
+  void claudesPidFileNamesItsSessionWhileThatFileIsTheOneBeingWritten() throws Exception {
+    pidFile("from-pid-file");
+    transcript("older", -3600);
+    transcript("from-pid-file", 60);
+    TranscriptMapping.Mapped mapped = mapping.map(claude("claude"), "claude", dir);
+    assertThat(mapped.request().cliSessionId()).isEqualTo("from-pid-file");
+    assertThat(mapped.exact()).isTrue();
+  }
+
+  @Test
+  void aStalePidFileGivesWayToTheNewestTranscriptAndSaysItIsAGuess() throws Exception {
+    pidFile("before-clear");
+    transcript("before-clear", 10);
+    transcript("after-clear", 120);
+    TranscriptMapping.Mapped mapped = mapping.map(claude("claude"), "claude", dir);
+    assertThat(mapped.request().cliSessionId()).isEqualTo("after-clear");
+    assertThat(mapped.exact()).isFalse();
+    assertThat(mapped.evidence()).startsWith("guessed:");
+  }
+
+  @Test
+  void withoutPidFileTheNewestTranscriptSinceTheStartIsAGuessAndAnOlderOneIsNone()
+      throws Exception {
+    transcript("long-ago", -3600);
+    TranscriptMapping.Mapped none = mapping.map(claude("claude"), "claude", dir);
+    assertThat(none.request().cliSessionId()).isNull();
+    transcript("this-one", 30);
+    TranscriptMapping.Mapped guessed = mapping.map(claude("claude"), "claude", dir);
+    assertThat(guessed.request().cliSessionId()).isEqualTo("this-one");
+    assertThat(guessed.exact()).isFalse();
+  }
+
+  @Test
+  void codexIsMappedByTheRolloutItHoldsOpen() throws Exception {
+    Path rollout =
+        dir.resolve(
+            "codex-home/sessions/2026/06/01/rollout-2026-06-01T10-00-00-"
+                + "0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.jsonl");
+    Files.createDirectories(proc.resolve(PID + "/fd"));
+    Files.createSymbolicLink(proc.resolve(PID + "/fd/7"), rollout);
+    TranscriptMapping.Mapped mapped =
+        mapping.map(found("codex", Map.of(), "node", "codex.js"), "codex", dir);
+    assertThat(mapped.exact()).isTrue();
+    assertThat(mapped.request().cliSessionId()).isEqualTo("0199a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b");
+    assertThat(mapped.roots().codexHome()).isEqualTo(dir.resolve("codex-home"));
+  }
+
+  @Test
+  void codexWithoutAnOpenRolloutAndGeminiAreMappedByTheirFolderAsAGuess() {
+    TranscriptMapping.Mapped codex =
+        mapping.map(
+            found("codex", Map.of("CODEX_HOME", "/home/dev/.codex"), "codex"), "codex", dir);
+    assertThat(codex.exact()).isFalse();
+    assertThat(codex.request().cwd()).hasToString(CWD);
+    assertThat(codex.request().created()).isEqualTo(Instant.ofEpochSecond((long) STARTED));
+    assertThat(codex.roots().codexHome()).hasToString("/home/dev/.codex");
+    TranscriptMapping.Mapped gemini =
+        mapping.map(found("gemini", Map.of("HOME", "/home/dev"), "gemini"), "gemini", dir);
+    assertThat(gemini.exact()).isFalse();
+    assertThat(gemini.roots().geminiHome()).hasToString("/home/dev/.gemini");
+  }
+}
