@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
       StopCommand.class,
       StartCommand.class,
       RmCommand.class,
+      AdoptCommand.class,
       TokenCommand.class,
       DoctorCommand.class
     })

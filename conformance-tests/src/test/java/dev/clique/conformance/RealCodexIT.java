@@ -73,7 +73,7 @@ class RealCodexIT {
       {"Second prompt", "Second answer."},
       {"Third prompt", "Third answer."}
     };
-    try (Rig rig = Rig.start("pane-home", true, "", true)) {
+    try (Rig rig = Rig.start("pane-home", true, true, "", true)) {
       rig.create("workspace-write");
       rig.observe("pane-home: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
           .check(soft);
@@ -405,14 +405,16 @@ class RealCodexIT {
      */
     static Rig start(String name, boolean trusted, boolean hooks, String extraConfig)
         throws IOException, InterruptedException {
-      return start(name, trusted, extraConfig, false);
+      return start(name, trusted, hooks, extraConfig, false);
     }
 
     /**
-     * As {@link #start(String, boolean, String)}; {@code paneOnlyHome}: {@code CODEX_HOME} is given
-     * to the pane alone (its command is {@code env CODEX_HOME=... codex}), not to the engine.
+     * As {@link #start(String, boolean, boolean, String)}; {@code paneOnlyHome}: {@code CODEX_HOME}
+     * is given to the pane alone (its command is {@code env CODEX_HOME=... codex}), not to the
+     * engine.
      */
-    static Rig start(String name, boolean trusted, String extraConfig, boolean paneOnlyHome)
+    static Rig start(
+        String name, boolean trusted, boolean hooks, String extraConfig, boolean paneOnlyHome)
         throws IOException, InterruptedException {
       OpenAiModelServer model = new OpenAiModelServer();
       OutsideTrafficTrap trap = new OutsideTrafficTrap();
