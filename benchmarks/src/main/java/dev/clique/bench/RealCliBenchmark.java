@@ -111,7 +111,7 @@ final class RealCliBenchmark implements Benchmark {
                   runs
                       + " shell calls that ask; the pane captured every "
                       + LOOK_MILLIS
-                      + " ms; waiting decided by "
+                      + " ms; below 0: `wait` answered before the pane showed it; waiting decided by "
                       + decidedBy));
         }
       }
@@ -431,10 +431,23 @@ final class RealCliBenchmark implements Benchmark {
     return env;
   }
 
-  private static void delete(Path root) throws IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
+  /**
+   * Deletes the benchmark's homes; a CLI that its pane's end did not stop at once may still write
+   * there, so a few tries, and what is left is said, not fatal.
+   */
+  private static void delete(Path root) throws InterruptedException {
+    for (int attempt = 0; ; attempt++) {
+      try (Stream<Path> paths = Files.walk(root)) {
+        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(path);
+        }
+        return;
+      } catch (IOException e) {
+        if (attempt == 4) {
+          System.err.println("benchmark: left " + root + " behind: " + e);
+          return;
+        }
+        Thread.sleep(1_000);
       }
     }
   }
