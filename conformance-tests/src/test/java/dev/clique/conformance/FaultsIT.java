@@ -77,7 +77,10 @@ class FaultsIT {
             CompletableFuture.supplyAsync(
                 () -> {
                   try {
-                    return dialogue.callTool("wait", Map.of("id", id, "timeout", 60));
+                    // Until error: the engine may call a silent sleep idle within a second or
+                    // two, and this wait must still be pending when the engine dies.
+                    return dialogue.callTool(
+                        "wait", Map.of("id", id, "timeout", 60, "until", List.of("error")));
                   } catch (Exception e) {
                     throw new IllegalStateException(e);
                   }
