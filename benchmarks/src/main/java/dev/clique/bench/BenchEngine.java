@@ -1,6 +1,8 @@
 package dev.clique.bench;
 
 import dev.clique.engine.Engine;
+import dev.clique.engine.session.SessionException;
+import dev.clique.engine.session.SessionView;
 import dev.clique.engine.token.Scope;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -115,6 +117,14 @@ final class BenchEngine implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    // Each session's whole process tree first: a CLI such as Gemini CLI outlives its tmux server.
+    for (SessionView session : engine.sessions().sessions()) {
+      try {
+        engine.sessions().delete(session.id());
+      } catch (SessionException e) {
+        // gone already
+      }
+    }
     engine.close();
     engine.sessions().tmux().killServer();
     try (Stream<Path> paths = Files.walk(home)) {
