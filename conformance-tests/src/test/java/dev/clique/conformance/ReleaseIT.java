@@ -154,13 +154,20 @@ class ReleaseIT {
     return said;
   }
 
-  /** A session of {@code clique mcp --embedded}: what it maps, and its stderr, once it ended. */
-  private record Dialogue(String maps, String stderr) {}
+  /**
+   * A session of an MCP server: the sessions it listed, what it mapped, and its stderr, once it
+   * ended.
+   */
+  private record Dialogue(JsonNode sessions, String maps, String stderr) {}
 
   private static Dialogue talkTo(Path launcher, Map<String, String> env, Path workdir)
       throws Exception {
-    try (Spawned mcp =
-        Spawned.start(List.of(launcher.toString(), "mcp", "--embedded"), env, workdir)) {
+    return talkTo(List.of(launcher.toString(), "mcp", "--embedded"), env, workdir);
+  }
+
+  private static Dialogue talkTo(List<String> command, Map<String, String> env, Path workdir)
+      throws Exception {
+    try (Spawned mcp = Spawned.start(command, env, workdir)) {
       McpDialogue dialogue = new McpDialogue(mcp);
       JsonNode init = dialogue.initialize("2025-11-25");
       assertThat(init.at("/result/serverInfo/name").asText()).isEqualTo("clique");
@@ -174,7 +181,7 @@ class ReleaseIT {
       for (String line : mcp.stdout().split("\n")) {
         assertThat(JSON.readTree(line).path("jsonrpc").asText()).as(line).isEqualTo("2.0");
       }
-      return new Dialogue(maps, mcp.stderr());
+      return new Dialogue(listed.at("/result/structuredContent/sessions"), maps, mcp.stderr());
     }
   }
 
@@ -268,11 +275,32 @@ class ReleaseIT {
     manifest.path("tools").forEach(tool -> listed.add(tool.path("name").asText()));
     assertThat(listed).as("the manifest lists the server's tools").containsExactlyElementsOf(TOOLS);
 
+    // As a client runs the bundle: its command, and the settings a person left empty or filled.
+    String command =
+        manifest
+            .at("/server/mcp_config/command")
+            .asText()
+            .replace("${__dirname}", unpacked.toString());
+    assertThat(manifest.at("/server/mcp_config/env/CLIQUE_TOKEN").asText())
+        .isEqualTo("${user_config.clique_token}");
+    assertThat(manifest.at("/user_config/clique_token/sensitive").asBoolean()).isTrue();
     try (ThrowawayEngine engine = ThrowawayEngine.prepare()) {
-      List<String> args = new ArrayList<>();
-      manifest.at("/server/mcp_config/args").forEach(arg -> args.add(arg.asText()));
-      assertThat(args).containsExactly("mcp", "--embedded");
-      talkTo(unpacked.resolve("bin/clique"), withoutJava(engine), engine.workdir);
+      Map<String, String> unset = withoutJava(engine);
+      unset.put("CLIQUE_URL", "");
+      unset.put("CLIQUE_TOKEN", "");
+      assertThat(talkTo(List.of(command), unset, engine.workdir).sessions())
+          .as("no token set: the engine inside, with no set-up")
+          .isEmpty();
+    }
+    ThrowawayEngine.WithShell running = ThrowawayEngine.startWithShell("bundle");
+    try (ThrowawayEngine engine = running.engine()) {
+      Map<String, String> configured = withoutJava(engine);
+      configured.put("CLIQUE_URL", engine.url);
+      configured.put("CLIQUE_TOKEN", running.reader());
+      Dialogue remote = talkTo(List.of(command), configured, engine.workdir);
+      assertThat(remote.sessions()).hasSize(1);
+      assertThat(remote.sessions().get(0).path("name").asText()).isEqualTo("bundle");
+      assertThat(remote.stderr()).doesNotContain(running.reader());
     }
   }
 
