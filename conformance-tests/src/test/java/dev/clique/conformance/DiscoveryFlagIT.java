@@ -3,11 +3,7 @@ package dev.clique.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -19,35 +15,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class DiscoveryFlagIT {
   @Test
   void serveFindsThePersonsShellAndNoDiscoverFindsNone() throws Exception {
-    Path tmpdir = Files.createTempDirectory("clique-it-tmux-");
-    Path socketDir =
-        Files.createDirectories(
-            tmpdir.resolve("tmux-" + Files.getAttribute(Path.of("/proc/self/"), "unix:uid")));
-    Files.setPosixFilePermissions(socketDir, PosixFilePermissions.fromString("rwx------"));
-    Path socket = socketDir.resolve("default");
-    Map<String, String> discover =
-        Map.of(
-            "CLIQUE_DISCOVER", "on",
-            "CLIQUE_DISCOVER_SHELLS", "on",
-            "TMUX_TMPDIR", tmpdir.toString());
-    try {
-      Process started =
-          new ProcessBuilder(
-                  "tmux",
-                  "-S",
-                  socket.toString(),
-                  "-f",
-                  "/dev/null",
-                  "new-session",
-                  "-d",
-                  "-s",
-                  "mine",
-                  "bash",
-                  "--norc",
-                  "--noprofile")
-              .start();
-      assertThat(started.waitFor(10, TimeUnit.SECONDS) && started.exitValue() == 0).isTrue();
-
+    try (PersonsTmux own = PersonsTmux.start("mine", "bash", "--norc", "--noprofile")) {
+      Map<String, String> discover = own.discoverShells();
       try (ThrowawayEngine on = ThrowawayEngine.prepare().withEnv(discover).start()) {
         String token = on.mintToken("on", true);
         JsonNode sessions = null;
@@ -70,11 +39,6 @@ class DiscoveryFlagIT {
             .isEmpty();
         assertThat(off.serveStderr()).contains("discovery is off");
       }
-    } finally {
-      new ProcessBuilder("tmux", "-S", socket.toString(), "kill-server")
-          .start()
-          .waitFor(10, TimeUnit.SECONDS);
-      ThrowawayEngine.deleteTree(tmpdir);
     }
   }
 }

@@ -9,8 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -134,63 +132,28 @@ class HumanCommandsIT {
 
   @Test
   void aSessionAPersonRunsInTheirOwnTmuxIsReadOnlyUntilAdopted() throws Exception {
-    Path tmpdir = Files.createTempDirectory("clique-it-tmux-");
-    Path socketDir =
-        Files.createDirectories(
-            tmpdir.resolve("tmux-" + Files.getAttribute(Path.of("/proc/self/"), "unix:uid")));
-    Files.setPosixFilePermissions(socketDir, PosixFilePermissions.fromString("rwx------"));
-    Path socket = socketDir.resolve("default");
-    try {
-      Process own =
-          new ProcessBuilder(
-                  "tmux",
-                  "-S",
-                  socket.toString(),
-                  "-f",
-                  "/dev/null",
-                  "new-session",
-                  "-d",
-                  "-s",
-                  "mine",
-                  "bash",
-                  "--norc",
-                  "--noprofile")
-              .start();
-      assertThat(own.waitFor(10, TimeUnit.SECONDS) && own.exitValue() == 0).isTrue();
-      try (ThrowawayEngine engine =
-          ThrowawayEngine.prepare()
-              .withEnv(
-                  Map.of(
-                      "CLIQUE_DISCOVER", "on",
-                      "CLIQUE_DISCOVER_SHELLS", "on",
-                      "TMUX_TMPDIR", tmpdir.toString()))
-              .start()) {
-        String id = null;
-        for (int i = 0; i < 50 && id == null; i++) {
-          for (JsonNode session : sessions(engine)) {
-            if (session.path("source").path("session").asText().equals("mine")) {
-              id = session.path("id").asText();
-            }
+    try (PersonsTmux own = PersonsTmux.start("mine", "bash", "--norc", "--noprofile");
+        ThrowawayEngine engine = ThrowawayEngine.prepare().withEnv(own.discoverShells()).start()) {
+      String id = null;
+      for (int i = 0; i < 50 && id == null; i++) {
+        for (JsonNode session : sessions(engine)) {
+          if (session.path("source").path("session").asText().equals("mine")) {
+            id = session.path("id").asText();
           }
-          Thread.sleep(100);
         }
-        assertThat(id).as("the person's shell is found").isNotNull();
-
-        Ran refused = clique(engine, "stop", id);
-        assertThat(refused.code()).isNotZero();
-        assertThat(refused.err()).startsWith("clique stop: ").contains("clique adopt");
-
-        Ran adopted = clique(engine, "adopt", id);
-        assertThat(adopted.code()).as(adopted.err()).isZero();
-        assertThat(adopted.out().strip()).isNotEmpty();
-        Ran peek = clique(engine, "peek", adopted.out().strip(), "-n", "3");
-        assertThat(peek.code()).as(peek.err()).isZero();
+        Thread.sleep(100);
       }
-    } finally {
-      new ProcessBuilder("tmux", "-S", socket.toString(), "kill-server")
-          .start()
-          .waitFor(10, TimeUnit.SECONDS);
-      ThrowawayEngine.deleteTree(tmpdir);
+      assertThat(id).as("the person's shell is found").isNotNull();
+
+      Ran refused = clique(engine, "stop", id);
+      assertThat(refused.code()).isNotZero();
+      assertThat(refused.err()).startsWith("clique stop: ").contains("clique adopt");
+
+      Ran adopted = clique(engine, "adopt", id);
+      assertThat(adopted.code()).as(adopted.err()).isZero();
+      assertThat(adopted.out().strip()).isNotEmpty();
+      Ran peek = clique(engine, "peek", adopted.out().strip(), "-n", "3");
+      assertThat(peek.code()).as(peek.err()).isZero();
     }
   }
 
