@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -229,6 +230,16 @@ class ReleaseIT {
       assertThat(truncated.stderr()).contains("warning: the class-data archive");
       assertThat(truncated.maps()).doesNotContain(archive.toString());
       awaitRemade(archive);
+
+      // Damaged in place at its own size: the launcher cannot tell, the JVM's check of it can.
+      try (FileChannel channel = FileChannel.open(archive, StandardOpenOption.WRITE)) {
+        channel.write(ByteBuffer.wrap(new byte[4096]), Files.size(archive) / 2);
+      }
+      Dialogue damaged = talkTo(launcher, env, engine.workdir);
+      assertThat(damaged.maps())
+          .as("a damaged archive is not used")
+          .doesNotContain(archive.toString());
+      assertThat(damaged.stderr()).doesNotContain("fatal error");
 
       Files.delete(archive);
       Dialogue missing = talkTo(launcher, env, engine.workdir);
