@@ -352,37 +352,13 @@ final class RealCliBenchmark implements Benchmark {
 
     Files.writeString(
         codexHome.resolve("config.toml"),
-        """
-        model = "gpt-test"
-        model_provider = "scripted"
-        check_for_update_on_startup = false
-        chatgpt_base_url = "%s/backend-api/"
-
-        [model_providers.scripted]
-        name = "Scripted"
-        base_url = "%s"
-        wire_api = "responses"
-        env_key = "SCRIPTED_OPENAI_KEY"
-        request_max_retries = 0
-        stream_max_retries = 0
-
-        [analytics]
-        enabled = false
-
-        [feedback]
-        enabled = false
-
-        [features]
-        plugins = false
-        daemon_auto_start = false
-
-        [tui]
-        show_tooltips = false
+        openai.codexConfig("")
+            + """
 
         [projects."%s"]
         trust_level = "trusted"
         """
-            .formatted(openai.url(), openai.baseUrl(), project));
+                .formatted(project));
 
     Path gemini = Files.createDirectories(home.resolve(".gemini"));
     Files.writeString(

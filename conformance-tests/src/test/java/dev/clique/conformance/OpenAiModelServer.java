@@ -38,6 +38,42 @@ public final class OpenAiModelServer extends ScriptedModelServer {
     return url() + "/v1";
   }
 
+  /**
+   * The {@code config.toml} of a Codex that reaches nothing but this server on loopback: no update
+   * check, analytics, feedback, plugins or daemon. {@code features}: more lines of its {@code
+   * [features]} table (TOML takes a table once); callers append tables of their own after it.
+   */
+  public String codexConfig(String features) {
+    return """
+        model = "gpt-test"
+        model_provider = "scripted"
+        check_for_update_on_startup = false
+        chatgpt_base_url = "%s/backend-api/"
+
+        [model_providers.scripted]
+        name = "Scripted"
+        base_url = "%s"
+        wire_api = "responses"
+        env_key = "SCRIPTED_OPENAI_KEY"
+        request_max_retries = 0
+        stream_max_retries = 0
+
+        [analytics]
+        enabled = false
+
+        [feedback]
+        enabled = false
+
+        [features]
+        plugins = false
+        daemon_auto_start = false
+        %s
+        [tui]
+        show_tooltips = false
+        """
+        .formatted(url(), baseUrl(), features.isEmpty() ? "" : features.strip() + "\n");
+  }
+
   /** Whether {@code request} is a turn of the person's thread (not a title or other side call). */
   static boolean mainTurn(Received request) {
     if (!"POST".equals(request.method()) || !request.path().startsWith("/v1/responses")) {

@@ -462,36 +462,7 @@ class RealCodexIT {
 
     /** The config.toml of a Codex that reaches nothing but the scripted model on loopback. */
     static String config(OpenAiModelServer model, Path project, boolean trusted, boolean hooks) {
-      String toml =
-          """
-          model = "gpt-test"
-          model_provider = "scripted"
-          check_for_update_on_startup = false
-          chatgpt_base_url = "%s/backend-api/"
-
-          [model_providers.scripted]
-          name = "Scripted"
-          base_url = "%s"
-          wire_api = "responses"
-          env_key = "SCRIPTED_OPENAI_KEY"
-          request_max_retries = 0
-          stream_max_retries = 0
-
-          [analytics]
-          enabled = false
-
-          [feedback]
-          enabled = false
-
-          [features]
-          plugins = false
-          daemon_auto_start = false
-          hooks = %s
-
-          [tui]
-          show_tooltips = false
-          """
-              .formatted(model.url(), model.baseUrl(), hooks);
+      String toml = model.codexConfig("hooks = " + hooks);
       if (trusted) {
         toml += "\n[projects.\"" + project + "\"]\ntrust_level = \"trusted\"\n";
       }

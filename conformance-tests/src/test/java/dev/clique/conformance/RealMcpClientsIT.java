@@ -270,29 +270,8 @@ class RealMcpClientsIT {
                       .append(" = ")
                       .append(toml(value)));
       String config =
-          """
-          model = "gpt-test"
-          model_provider = "scripted"
-          check_for_update_on_startup = false
-          chatgpt_base_url = "%s/backend-api/"
-
-          [model_providers.scripted]
-          name = "Scripted"
-          base_url = "%s"
-          wire_api = "responses"
-          env_key = "SCRIPTED_OPENAI_KEY"
-          request_max_retries = 0
-          stream_max_retries = 0
-
-          [analytics]
-          enabled = false
-
-          [feedback]
-          enabled = false
-
-          [features]
-          plugins = false
-          daemon_auto_start = false
+          model.codexConfig("")
+              + """
 
           [mcp_servers.clique]
           command = %s
@@ -300,12 +279,11 @@ class RealMcpClientsIT {
           required = true
           env = { %s }
           """
-              .formatted(
-                  model.url(),
-                  model.baseUrl(),
-                  toml(Launcher.script().toString()),
-                  String.join(", ", server.args().stream().map(RealMcpClientsIT::toml).toList()),
-                  env);
+                  .formatted(
+                      toml(Launcher.script().toString()),
+                      String.join(
+                          ", ", server.args().stream().map(RealMcpClientsIT::toml).toList()),
+                      env);
       Files.writeString(codexHome.resolve("config.toml"), config);
       for (String[] call : calls()) {
         model.then(new ScriptedModelServer.Step.ToolCall(call[0], call[1]));
