@@ -20,6 +20,10 @@ final class EngineProcess implements AutoCloseable {
   /** Clock ticks per second of {@code /proc/<pid>/stat} (USER_HZ, 100 on Linux). */
   private static final double TICKS = 100;
 
+  /** The variables of this JVM's environment an engine is started with. */
+  private static final List<String> PASSED_ON =
+      List.of("PATH", "HOME", "LANG", "LC_ALL", "JAVA_HOME", "USER", "TERM", "TMPDIR");
+
   final EngineApi api;
   final String host;
   final int port;
@@ -44,7 +48,11 @@ final class EngineProcess implements AutoCloseable {
     return start(Map.of());
   }
 
-  /** An engine whose environment (and so its panes') has {@code env} laid over this one's. */
+  /**
+   * An engine whose environment (and so its panes') is {@code env} over a few of this one's
+   * variables. Nothing else of the caller's reaches it: a {@code CI=true} of a build server, say,
+   * makes Gemini CLI leave its terminal interface for a headless run that ends at once.
+   */
   static EngineProcess start(Map<String, String> env) throws IOException {
     ProcessBuilder builder =
         new ProcessBuilder(
@@ -60,6 +68,7 @@ final class EngineProcess implements AutoCloseable {
                 System.getProperty("java.class.path"),
                 BenchEngine.class.getName())
             .redirectError(ProcessBuilder.Redirect.INHERIT);
+    builder.environment().keySet().retainAll(PASSED_ON);
     builder.environment().putAll(env);
     Process process = builder.start();
     String hello =

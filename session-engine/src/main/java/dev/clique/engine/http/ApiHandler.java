@@ -475,6 +475,7 @@ public final class ApiHandler extends Handler.Abstract {
           if (failure instanceof CancellationException) {
             callback.failed(failure);
           } else if (failure != null) {
+            log.error("wait on {} failed", id, failure);
             error(response, callback, 500, "internal error");
           } else {
             ok(response, callback, waitAnswer(outcome));

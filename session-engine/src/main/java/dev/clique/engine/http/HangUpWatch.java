@@ -13,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 
 /**
  * Notices the clients that hung up on a request the engine holds open (a {@code wait}). Jetty
@@ -25,8 +27,20 @@ final class HangUpWatch implements AutoCloseable {
   static final long EVERY_MILLIS = 250;
   private static final String CLOSE_WAIT = "08";
 
-  private final List<Path> tables;
-  private final Map<Connection, Runnable> held = new ConcurrentHashMap<>();
+  /** The connections open now, as the kernel's tables list them; null when they cannot be read. */
+  interface Table {
+    Set<Connection> open();
+  }
+
+  /** A TCP connection as the table names it: the two ports (the addresses are loopback's). */
+  record Connection(int localPort, int remotePort) {}
+
+  /** A held request: what its hang-up runs, and how many reads of the table had begun before it. */
+  private record Held(Runnable onHangUp, long readsBefore) {}
+
+  private final Table table;
+  private final Map<Connection, Held> held = new ConcurrentHashMap<>();
+  private final AtomicLong reads = new AtomicLong();
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -35,18 +49,20 @@ final class HangUpWatch implements AutoCloseable {
             return thread;
           });
 
-  /** A TCP connection as the table names it: the two ports (the addresses are loopback's). */
-  private record Connection(int localPort, int remotePort) {}
-
-  HangUpWatch(List<Path> tables) {
-    this.tables = tables.stream().filter(Files::isReadable).toList();
-    if (!this.tables.isEmpty()) {
+  /** Watches with {@code table}; {@code table} null: no table here, hang-ups go unnoticed. */
+  HangUpWatch(Table table, boolean everyQuarterSecond) {
+    this.table = table;
+    if (table != null && everyQuarterSecond) {
       timer.scheduleWithFixedDelay(this::look, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS);
     }
   }
 
   static HangUpWatch system() {
-    return new HangUpWatch(List.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6")));
+    List<Path> files =
+        Stream.of(Path.of("/proc/net/tcp"), Path.of("/proc/net/tcp6"))
+            .filter(Files::isReadable)
+            .toList();
+    return new HangUpWatch(files.isEmpty() ? null : () -> read(files), true);
   }
 
   /**
@@ -54,24 +70,46 @@ final class HangUpWatch implements AutoCloseable {
    * stops watching.
    */
   AutoCloseable watch(SocketAddress local, SocketAddress remote, Runnable onHangUp) {
-    if (tables.isEmpty()
+    if (table == null
         || !(local instanceof InetSocketAddress l)
         || !(remote instanceof InetSocketAddress r)) {
       return () -> {};
     }
     Connection connection = new Connection(l.getPort(), r.getPort());
-    held.put(connection, onHangUp);
-    return () -> held.remove(connection);
+    Held entry = new Held(onHangUp, reads.get());
+    held.put(connection, entry);
+    // Only its own entry: a later request on a reused port may hold the same key by now.
+    return () -> held.remove(connection, entry);
   }
 
-  private void look() {
+  /**
+   * One look at the table. A request held after this read began may be missing from it (its
+   * connection was made while the table was read), so only the requests held before are judged.
+   */
+  void look() {
     if (held.isEmpty()) {
       return;
     }
+    long read = reads.incrementAndGet();
+    Set<Connection> open = table.open();
+    if (open == null) {
+      return; // unreadable this time: nothing is decided on half a table
+    }
+    for (Map.Entry<Connection, Held> entry : held.entrySet()) {
+      Held waiting = entry.getValue();
+      if (waiting.readsBefore() < read
+          && !open.contains(entry.getKey())
+          && held.remove(entry.getKey(), waiting)) {
+        waiting.onHangUp().run();
+      }
+    }
+  }
+
+  private static Set<Connection> read(List<Path> files) {
     Set<Connection> open = new HashSet<>();
     try {
-      for (Path table : tables) {
-        for (String line : Files.readAllLines(table)) {
+      for (Path file : files) {
+        for (String line : Files.readAllLines(file)) {
           String[] f = line.strip().split("\\s+");
           if (f.length < 4 || !f[1].contains(":") || f[3].equals(CLOSE_WAIT)) {
             continue; // the header, or a connection its client closed
@@ -80,13 +118,9 @@ final class HangUpWatch implements AutoCloseable {
         }
       }
     } catch (IOException | RuntimeException e) {
-      return; // unreadable this time: nothing is decided on half a table
+      return null;
     }
-    for (Map.Entry<Connection, Runnable> entry : held.entrySet()) {
-      if (!open.contains(entry.getKey()) && held.remove(entry.getKey()) != null) {
-        entry.getValue().run();
-      }
-    }
+    return open;
   }
 
   private static int port(String address) {
