@@ -20,6 +20,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.assertj.core.api.SoftAssertions;
@@ -83,7 +84,8 @@ class RealClaudeCodeIT {
   @AfterAll
   static void printTable() {
     System.err.println();
-    System.err.println(row("test", "screen", "expected", "reported", "delay", "state_source"));
+    System.err.println(
+        row("test", "screen", "expected", "reported", "delay, wait lag ms", "state_source"));
     TABLE.forEach(System.err::println);
   }
 
@@ -166,16 +168,46 @@ class RealClaudeCodeIT {
           TURN);
 
       String command = "sleep 3; echo clique-marker-42 > marker.txt";
+      Seen promptSeen;
       rig.model.then(
           new Step.ShellCall(command, "Printing a marker"),
           new Step.Text("The marker is written."));
-      Seen prompt =
-          rig.expect(
-              "Bash permission prompt",
-              shows("Do you want to proceed?"),
-              "waiting",
-              rig.send("Write the marker file"),
-              TURN);
+      // An assistant's `wait` through `clique mcp`, held while Claude Code works on the prompt:
+      // it must answer waiting within a second of the permission prompt.
+      Map<String, String> mcpEnv = rig.engine.mcpEnv(rig.engine.mintToken("assistant", true));
+      try (Spawned mcp = Spawned.start(Launcher.jarCommand("mcp"), mcpEnv, rig.engine.workdir)) {
+        McpDialogue assistant = new McpDialogue(mcp);
+        assistant.initialize("2025-11-25");
+        long sent = rig.send("Write the marker file");
+        rig.awaitWorking(sent);
+        CompletableFuture<Long> answered =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    JsonNode result =
+                        assistant.callTool("wait", Map.of("id", rig.id(), "timeout", 30));
+                    long at = System.nanoTime();
+                    rig.softly
+                        .assertThat(result.at("/result/structuredContent/state").asText())
+                        .as("the assistant's wait answers: %s", result)
+                        .isEqualTo("waiting");
+                    return at;
+                  } catch (IOException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        Seen prompt =
+            rig.expect(
+                "Bash permission prompt", shows("Do you want to proceed?"), "waiting", sent, TURN);
+        long lag = TimeUnit.NANOSECONDS.toMillis(answered.get(30, TimeUnit.SECONDS) - prompt.at());
+        rig.note("MCP wait on the prompt", "waiting", "answered", lag + " ms after the screen", "");
+        rig.softly
+            .assertThat(lag)
+            .as("ms from the permission prompt on the screen to the MCP wait answering")
+            .isLessThanOrEqualTo(REACTION.toMillis());
+        promptSeen = prompt;
+      }
+      Seen prompt = promptSeen;
       // While it waits, Claude Code blinks the bullet of the pending call: still waiting.
       Sample held =
           rig.hold(
@@ -322,7 +354,54 @@ class RealClaudeCodeIT {
         "[cli.claude]\nargs = [\"--session-id\", \"{id}\", \"--no-such-option-for-clique\"]\n";
     try (Rig rig = Rig.start("exit-at-start", Setup.READY, catalogue)) {
       long created = rig.create();
-      rig.expect("exited at start", paneGone(), "stopped", created, START);
+      Seen exited = rig.expect("exited at start", paneGone(), "stopped", created, START);
+      JsonNode session = exited.reported().session();
+      String lastLines = rig.peek(5).toString();
+      rig.note(
+          "exit status, last lines",
+          "1, error",
+          session.path("exit_status") + ", " + lastLines,
+          "",
+          "");
+      rig.softly
+          .assertThat(session.path("exit_status").asInt(-1))
+          .as("the exit status of a Claude Code that exited at start: %s", session)
+          .isEqualTo(1);
+      rig.softly
+          .assertThat(lastLines)
+          .as("its last lines stay readable")
+          .contains("unknown option");
+      rig.verify();
+    }
+  }
+
+  @Test
+  void aKillEndsTheSessionAndEveryProcessOfIt() throws Exception {
+    try (Rig rig = Rig.start("kill", Setup.READY, null)) {
+      long created = rig.create();
+      rig.expect("ready prompt", readyPrompt(), "idle", created, START);
+      rig.model.then(new Step.Text("Ready when you are."));
+      rig.expect(
+          "answered",
+          shows("Ready when you are.").and(readyPrompt()),
+          "idle",
+          rig.send("Hello"),
+          TURN);
+      List<ProcessHandle> processes = rig.processes();
+      System.err.println(
+          "claude-real | session processes: "
+              + processes.stream().map(SessionProcesses::describe).toList());
+      long killed = rig.post("kill", "{}");
+      rig.expect("killed", paneGone(), "stopped", killed, Duration.ofSeconds(5));
+      List<String> survivors = SessionProcesses.survivors(processes, Duration.ofSeconds(5));
+      rig.note(
+          "processes after kill",
+          "0",
+          survivors.size() + " of " + processes.size(),
+          "",
+          survivors.toString());
+      rig.softly.assertThat(survivors).as("processes of the session 5 s after kill").isEmpty();
+      SessionProcesses.stop(processes);
       rig.verify();
     }
   }
@@ -361,7 +440,7 @@ class RealClaudeCodeIT {
   private static String row(
       String test, String screen, String expected, String reported, String delay, String source) {
     return String.format(
-        "%-15s %-30s %-8s %-28s %9s  %s", test, screen, expected, reported, delay, source);
+        "%-15s %-30s %-8s %-28s %20s  %s", test, screen, expected, reported, delay, source);
   }
 
   /** A screen without its blank lines, for a failure message. */
@@ -370,6 +449,10 @@ class RealClaudeCodeIT {
       return "(the pane is gone)";
     }
     return String.join("\n", screen.lines().filter(line -> !line.isBlank()).toList());
+  }
+
+  private static String lag(Long waitLag) {
+    return waitLag == null ? "none" : (waitLag > 0 ? "+" : "") + waitLag;
   }
 
   private static String millis(long nanos) {
@@ -415,7 +498,11 @@ class RealClaudeCodeIT {
   // --- the rig ---
 
   /** One look: the pane's text (null when it is gone) and the session as /api/state has it. */
-  record Sample(long at, String screen, JsonNode session) {
+  /**
+   * One look: when it began, the screen, and this session's row of {@code /api/state} with when
+   * that answer came.
+   */
+  record Sample(long at, String screen, JsonNode session, long stateAt) {
     String state() {
       return session == null ? "(no session)" : session.path("state").asText("(none)");
     }
@@ -445,6 +532,7 @@ class RealClaudeCodeIT {
     private String admin;
     private String id;
     private Thread looker;
+    private WaitProbe probe;
     private volatile boolean closed;
 
     private Rig(
@@ -490,6 +578,7 @@ class RealClaudeCodeIT {
       HttpResponse<String> created = engine.post("/api/sessions", admin, body);
       assertThat(created.statusCode()).as("POST /api/sessions: %s", created.body()).isEqualTo(201);
       id = ThrowawayEngine.json(created.body()).path("id").asText();
+      probe = WaitProbe.start(engine, admin, id);
       looker = new Thread(this::look, "looker-" + test);
       looker.setDaemon(true);
       looker.start();
@@ -501,16 +590,43 @@ class RealClaudeCodeIT {
       return post(JSON.writeValueAsString(Map.of("text", text, "enter", true)));
     }
 
+    String id() {
+      return id;
+    }
+
+    /** Returns once {@code /api/state} said working at a look since {@code since}. */
+    void awaitWorking(long since) throws InterruptedException {
+      firstSince(since, sample -> sample.state().equals("working"), TURN, "working");
+    }
+
     /** Presses one named key through the engine; returns when it was sent. */
     long key(String key) throws IOException, InterruptedException {
       return post(JSON.writeValueAsString(Map.of("key", key)));
     }
 
     private long post(String body) throws IOException, InterruptedException {
+      return post("send", body);
+    }
+
+    /** Posts {@code body} to the session's {@code route}; returns when it was sent. */
+    long post(String route, String body) throws IOException, InterruptedException {
       long sent = System.nanoTime();
-      HttpResponse<String> answer = engine.post("/api/sessions/" + id + "/send", admin, body);
-      assertThat(answer.statusCode()).as("send %s: %s", body, answer.body()).isEqualTo(200);
+      HttpResponse<String> answer = engine.post("/api/sessions/" + id + "/" + route, admin, body);
+      assertThat(answer.statusCode()).as("%s %s: %s", route, body, answer.body()).isEqualTo(200);
       return sent;
+    }
+
+    /** The session's last {@code lines} lines as {@code GET /peek} gives them. */
+    JsonNode peek(int lines) throws IOException, InterruptedException {
+      HttpResponse<String> answer =
+          engine.get("/api/sessions/" + id + "/peek?lines=" + lines, admin);
+      assertThat(answer.statusCode()).as("peek: %s", answer.body()).isEqualTo(200);
+      return ThrowawayEngine.json(answer.body()).path("lines");
+    }
+
+    /** The session's processes now. */
+    List<ProcessHandle> processes() throws TmuxException {
+      return SessionProcesses.of(tmux, id);
     }
 
     /**
@@ -525,10 +641,12 @@ class RealClaudeCodeIT {
       long late = first.at() + LATE.toNanos();
       Sample reported = null;
       Long matched = null;
+      Long waitLag = null;
       for (int i = indexOf(first); ; i++) {
         Sample sample = sampleAt(i);
         if (matched == null && sample.state().equals(expected)) {
           matched = sample.at();
+          waitLag = probe.lagMillis(expected, sample.stateAt());
         }
         if (reported == null && sample.at() >= deadline) {
           reported = sample;
@@ -538,7 +656,16 @@ class RealClaudeCodeIT {
         }
       }
       String delay = matched == null ? "> " + millis(LATE.toNanos()) : millis(matched - first.at());
-      note(screen, expected, reported.state(), delay, reported.source());
+      note(screen, expected, reported.state(), delay + ", wait " + lag(waitLag), reported.source());
+      if (matched != null) {
+        softly
+            .assertThat(waitLag)
+            .as(
+                "%s: ms from /api/state showing %s to a wait answering it (answers: %s; %s)",
+                screen, expected, probe.answers(), probe.failure())
+            .isNotNull()
+            .isLessThanOrEqualTo(WaitProbe.WITHIN.toMillis());
+      }
       softly
           .assertThat(reported.state())
           .as(
@@ -606,8 +733,7 @@ class RealClaudeCodeIT {
       softly.assertAll();
     }
 
-    private void note(
-        String screen, String expected, String reported, String delay, String source) {
+    void note(String screen, String expected, String reported, String delay, String source) {
       String line = row(test, screen, expected, reported, delay, source);
       TABLE.add(line);
       System.err.println(line);
@@ -652,7 +778,7 @@ class RealClaudeCodeIT {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      return new Sample(at, screen, session);
+      return new Sample(at, screen, session, System.nanoTime());
     }
 
     private Sample firstSince(long since, Predicate<Sample> shown, Duration within, String screen)
@@ -708,6 +834,9 @@ class RealClaudeCodeIT {
     @Override
     public void close() throws IOException {
       closed = true;
+      if (probe != null) {
+        probe.close();
+      }
       if (looker != null) {
         looker.interrupt();
         try {

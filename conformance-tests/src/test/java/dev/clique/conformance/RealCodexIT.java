@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.conformance.ScriptedModelServer.Step;
+import dev.clique.engine.tmux.TmuxException;
+import dev.clique.engine.tmux.TmuxProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -60,7 +62,8 @@ class RealCodexIT {
   @AfterAll
   static void printTable() {
     System.err.printf(
-        "%n%-58s %-9s %-24s %9s  %s%n", "screen", "expected", "reported", "delay ms", "source");
+        "%n%-58s %-9s %-24s %9s %6s  %s%n",
+        "screen", "expected", "reported", "delay ms", "wait", "source");
     TABLE.forEach(System.err::println);
   }
 
@@ -189,6 +192,48 @@ class RealCodexIT {
               Duration.ofSeconds(6))
           .check(soft);
       rig.holds(soft, "stream: answer done", "idle", Duration.ofSeconds(3));
+    }
+    soft.assertAll();
+  }
+
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void aKillEndsTheSessionAndEveryProcessOfIt() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    try (Rig rig = Rig.start("kill", true, true, "")) {
+      rig.create("workspace-write");
+      rig.observe("kill: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null)
+          .check(soft);
+      rig.model.then(new Step.Text("Ready when you are."));
+      rig.prompt(soft, "Hello");
+      rig.observe(
+              "kill: answered",
+              screen -> screen.contains("Ready when you are.") && Rig.readyPrompt(screen),
+              "idle",
+              Duration.ofSeconds(20),
+              null)
+          .check(soft);
+      List<ProcessHandle> processes = rig.processes();
+      System.err.printf(
+          "[kill] session processes: %s%n",
+          processes.stream().map(SessionProcesses::describe).toList());
+      HttpResponse<String> killed =
+          rig.engine.post("/api/sessions/" + rig.id + "/kill", rig.admin, "{}");
+      soft.assertThat(killed.statusCode()).as("kill: %s", killed.body()).isEqualTo(200);
+      rig.observe(
+              "kill: killed",
+              screen -> !rig.tmuxSessionExists(),
+              "stopped",
+              Duration.ofSeconds(5),
+              Duration.ofSeconds(5))
+          .check(soft);
+      List<String> survivors = SessionProcesses.survivors(processes, Duration.ofSeconds(5));
+      TABLE.add(
+          String.format(
+              "%-58s %-9s %-24s",
+              "kill: processes after kill", "0", survivors.size() + " of " + processes.size()));
+      soft.assertThat(survivors).as("processes of the session 5 s after kill").isEmpty();
+      SessionProcesses.stop(processes);
     }
     soft.assertAll();
   }
@@ -357,12 +402,19 @@ class RealCodexIT {
   }
 
   /** What was seen of one screen: when it showed, what the engine said, and how soon. */
-  record Observation(String screen, String expected, String reported, long delayMs) {
+  record Observation(
+      String screen, String expected, String reported, long delayMs, Long waitLagMs) {
     void check(SoftAssertions soft) {
       soft.assertThat(reported).as("state on \"%s\"", screen).isEqualTo(expected);
       soft.assertThat(delayMs)
           .as("ms from \"%s\" on the pane to state %s (-1: never)", screen, expected)
           .isBetween(0L, VISIBLE_MS);
+      if (delayMs >= 0) {
+        soft.assertThat(waitLagMs)
+            .as("ms from /api/state showing %s on \"%s\" to a wait answering it", expected, screen)
+            .isNotNull()
+            .isLessThanOrEqualTo(WaitProbe.WITHIN.toMillis());
+      }
     }
   }
 
@@ -376,7 +428,8 @@ class RealCodexIT {
     final Path codexHome;
     final String admin;
     private final long started = System.nanoTime();
-    private String id;
+    String id;
+    private WaitProbe probe;
 
     /** Per observed screen: who decided its state ({@code state_source}: authority, evidence). */
     final Map<String, String> sources = new LinkedHashMap<>();
@@ -481,6 +534,7 @@ class RealCodexIT {
           engine.post("/api/sessions", admin, JSON.writeValueAsString(body));
       assertThat(created.statusCode()).as("POST /api/sessions: %s", created.body()).isEqualTo(201);
       id = JSON.readTree(created.body()).path("id").asText();
+      probe = WaitProbe.start(engine, admin, id);
     }
 
     JsonNode state(String path) throws IOException, InterruptedException {
@@ -516,6 +570,11 @@ class RealCodexIT {
         throw new IOException("tmux capture-pane hung");
       }
       return capture.exitValue() == 0 ? out : "";
+    }
+
+    /** The session's processes now. */
+    List<ProcessHandle> processes() throws TmuxException {
+      return SessionProcesses.of(new TmuxProcess("tmux", engine.socket, Duration.ofSeconds(5)), id);
     }
 
     boolean tmuxSessionExists() {
@@ -584,7 +643,7 @@ class RealCodexIT {
       }
       if (shownAt < 0) {
         String last = screen();
-        TABLE.add(row(screen, expected, "(screen never shown)", -1));
+        TABLE.add(row(screen, expected, "(screen never shown)", -1, null));
         throw new AssertionError(
             "the screen \"" + screen + "\" did not show within " + appear + "; pane:\n" + last);
       }
@@ -592,8 +651,10 @@ class RealCodexIT {
       long delay = -1;
       long wait = (patience == null ? Duration.ofSeconds(6) : patience).toNanos();
       String source = "";
+      Long waitLag = null;
       while (System.nanoTime() - shownAt < wait) {
         JsonNode session = session();
+        long seenAt = System.nanoTime();
         String state = session.path("state").asText();
         if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(state)) {
           seen.add(state);
@@ -605,13 +666,14 @@ class RealCodexIT {
                   + " "
                   + session.at("/state_source/evidence").asText();
           sources.put(screen, source);
+          waitLag = probe.lagMillis(expected, seenAt);
           break;
         }
         Thread.sleep(POLL.toMillis());
       }
       String reported = delay >= 0 ? expected : String.join(">", seen);
-      TABLE.add(row(screen, expected, reported, delay) + "  " + source);
-      return new Observation(screen, expected, delay >= 0 ? expected : reported, delay);
+      TABLE.add(row(screen, expected, reported, delay, waitLag) + "  " + source);
+      return new Observation(screen, expected, delay >= 0 ? expected : reported, delay, waitLag);
     }
 
     /** Checks that the state stays {@code expected} for {@code duration}; one table row. */
@@ -631,7 +693,12 @@ class RealCodexIT {
       }
       String label = screen + " (still, " + duration.toSeconds() + " s)";
       TABLE.add(
-          row(label, expected, changed == null ? expected : changed + " after " + changedAt, 0));
+          row(
+              label,
+              expected,
+              changed == null ? expected : changed + " after " + changedAt,
+              0,
+              null));
       soft.assertThat(changed)
           .as("state on \"%s\" %d ms later (expected %s to hold)", screen, changedAt, expected)
           .isNull();
@@ -645,8 +712,9 @@ class RealCodexIT {
       return screen.contains("? for shortcuts") && !screen.contains("Trust this folder?");
     }
 
-    private String row(String screen, String expected, String reported, long delay) {
-      return String.format("%-58s %-9s %-24s %9d", screen, expected, reported, delay);
+    private String row(String screen, String expected, String reported, long delay, Long waitLag) {
+      String lag = waitLag == null ? "" : (waitLag > 0 ? "+" : "") + waitLag;
+      return String.format("%-58s %-9s %-24s %9d %6s", screen, expected, reported, delay, lag);
     }
 
     @Override
@@ -654,6 +722,9 @@ class RealCodexIT {
       List<String> outside = trap.attempts();
       if (!outside.isEmpty()) {
         System.err.printf("[%s] refused outside traffic (via the proxy): %s%n", name, outside);
+      }
+      if (probe != null) {
+        probe.close();
       }
       try {
         engine.close();

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
 import java.io.IOException;
@@ -79,6 +78,7 @@ class RealGeminiCliIT {
   private String admin;
   private String id;
   private String lastScreen = "";
+  private WaitProbe probe;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -90,6 +90,9 @@ class RealGeminiCliIT {
   @AfterEach
   void tearDown() throws Exception {
     try {
+      if (probe != null) {
+        probe.close();
+      }
       if (engine != null) {
         rememberPaneProcesses();
         engine.close();
@@ -97,7 +100,7 @@ class RealGeminiCliIT {
     } finally {
       // Gemini CLI outlives its tmux session (both node processes): the suite stops what it
       // started.
-      stopSurvivors(paneProcesses);
+      SessionProcesses.stop(paneProcesses);
       model.close();
       ThrowawayEngine.deleteTree(home);
       ThrowawayEngine.deleteTree(project);
@@ -362,7 +365,7 @@ class RealGeminiCliIT {
         .hasSizeGreaterThanOrEqualTo(2);
 
     System.err.println(
-        "gemini-real | pane processes: " + tree.stream().map(RealGeminiCliIT::describe).toList());
+        "gemini-real | pane processes: " + tree.stream().map(SessionProcesses::describe).toList());
     HttpResponse<String> killed = engine.post("/api/sessions/" + id + "/kill", admin, "{}");
     assertThat(killed.statusCode()).as("kill answered %s", killed.body()).isEqualTo(200);
     long at = System.currentTimeMillis();
@@ -375,12 +378,7 @@ class RealGeminiCliIT {
         "");
     softly.assertThat(stopped).as("state after POST /kill").isNotNull();
 
-    long deadline = System.nanoTime() + seconds(5).toNanos();
-    while (tree.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
-      Thread.sleep(TICK_MILLIS);
-    }
-    List<String> survivors =
-        tree.stream().filter(ProcessHandle::isAlive).map(RealGeminiCliIT::describe).toList();
+    List<String> survivors = SessionProcesses.survivors(tree, seconds(5));
     table(
         "processes after kill",
         "none",
@@ -456,6 +454,7 @@ class RealGeminiCliIT {
     HttpResponse<String> created = engine.post("/api/sessions", admin, body);
     assertThat(created.statusCode()).as("creating the session: %s", created.body()).isEqualTo(201);
     id = ThrowawayEngine.json(created.body()).path("id").asText();
+    probe = WaitProbe.start(engine, admin, id);
   }
 
   /** Sends through the engine's API and returns a look taken right after the engine answered. */
@@ -532,8 +531,11 @@ class RealGeminiCliIT {
 
   // --- looking ---
 
-  /** One look: the screen as tmux shows it ("" once the session is gone), and the engine's row. */
-  record Look(long at, String screen, JsonNode session) {
+  /**
+   * One look: when it began, the screen as tmux shows it ("" once the session is gone), the
+   * engine's row, and when ({@link System#nanoTime}) the engine's answer came.
+   */
+  record Look(long at, String screen, JsonNode session, long stateAt) {
     String state() {
       return session == null ? "(no row)" : session.path("state").asText();
     }
@@ -572,7 +574,7 @@ class RealGeminiCliIT {
     if (!screen.isEmpty()) {
       lastScreen = screen;
     }
-    return new Look(at, screen, row);
+    return new Look(at, screen, row, System.nanoTime());
   }
 
   private String lastScreen() {
@@ -625,8 +627,14 @@ class RealGeminiCliIT {
     }
     boolean reported = expected.equals(look.state());
     long delay = look.at() - shown.at();
+    Long waitLag = reported ? probe.lagMillis(expected, look.stateAt()) : null;
     table(
-        screen, expected, reported ? expected : look.state(), reported ? delay : -1, look.source());
+        screen,
+        expected,
+        reported ? expected : look.state(),
+        reported ? delay : -1,
+        (waitLag == null ? "" : "wait " + (waitLag > 0 ? "+" : "") + waitLag + " ms | ")
+            + look.source());
     softly
         .assertThat(look.state())
         .as("state on the %s (source: %s)", screen, look.session())
@@ -636,6 +644,13 @@ class RealGeminiCliIT {
           .assertThat(delay)
           .as("ms from the %s to state %s", screen, expected)
           .isLessThanOrEqualTo(SOON.toMillis());
+      softly
+          .assertThat(waitLag)
+          .as(
+              "ms from /api/state showing %s on the %s to a wait answering it (answers: %s; %s)",
+              expected, screen, probe.answers(), probe.failure())
+          .isNotNull()
+          .isLessThanOrEqualTo(WaitProbe.WITHIN.toMillis());
     }
     return look;
   }
@@ -705,19 +720,9 @@ class RealGeminiCliIT {
 
   // --- processes ---
 
-  /** The pane's process and all its descendants, now. */
+  /** The session's processes, now (and remembered, so that the suite can stop survivors). */
   private List<ProcessHandle> paneTree() throws TmuxException {
-    List<ProcessHandle> tree = new ArrayList<>();
-    for (PaneInfo pane : tmux.listPanes()) {
-      if (pane.session().equals(id)) {
-        ProcessHandle.of(pane.pid())
-            .ifPresent(
-                root -> {
-                  tree.add(root);
-                  root.descendants().forEach(tree::add);
-                });
-      }
-    }
+    List<ProcessHandle> tree = SessionProcesses.of(tmux, id);
     paneProcesses.addAll(tree);
     return tree;
   }
@@ -728,24 +733,5 @@ class RealGeminiCliIT {
     } catch (TmuxException e) {
       // no tmux server left: what was seen before is all there is
     }
-  }
-
-  /** Stops processes this test started that are still alive: SIGTERM, then SIGKILL. */
-  private static void stopSurvivors(Set<ProcessHandle> processes) throws InterruptedException {
-    List<ProcessHandle> alive = processes.stream().filter(ProcessHandle::isAlive).toList();
-    alive.forEach(ProcessHandle::destroy);
-    long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-    while (alive.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
-    alive.stream().filter(ProcessHandle::isAlive).forEach(ProcessHandle::destroyForcibly);
-  }
-
-  private static String describe(ProcessHandle process) {
-    return process.pid()
-        + " (parent "
-        + process.parent().map(p -> Long.toString(p.pid())).orElse("?")
-        + ") "
-        + process.info().commandLine().orElse("?");
   }
 }

@@ -74,6 +74,9 @@ public final class SessionService implements AutoCloseable {
   /** How long a session's processes have after SIGTERM before SIGKILL. */
   private static final long KILL_GRACE_NANOS = 1_500_000_000L;
 
+  /** The variable every process of a session inherits: its id, which a kill looks for. */
+  private static final String SESSION_MARKER = "CLIQUE_SESSION";
+
   /** The pause between a send's text and its Enter. */
   static final long ENTER_GAP_MILLIS = 200;
 
@@ -755,7 +758,7 @@ public final class SessionService implements AutoCloseable {
     boolean resuming = resume && record.cliSessionId() != null;
     List<String> argv = cli.launchArgv(binary, values, resuming);
     Map<String, String> env = new LinkedHashMap<>();
-    env.put("CLIQUE_SESSION", record.id());
+    env.put(SESSION_MARKER, record.id());
     env.put("CLIQUE_URL", engineUrl.get());
     try {
       tokens.revokeSession(record.id());
@@ -905,10 +908,22 @@ public final class SessionService implements AutoCloseable {
   /**
    * Ends the session's whole process tree, not only its tmux session: a CLI may ignore the hangup
    * tmux sends its pane (Gemini CLI's node and its re-executed child both do, and live on under
-   * init). The tree is taken before tmux lets go of it; what is left gets SIGTERM, then SIGKILL.
+   * init). The tree is taken before tmux lets go of it, with every process that carries the
+   * session's marker though it left the tree (a daemon forked twice, a {@code setsid} job); what is
+   * left gets SIGTERM, then SIGKILL.
    */
   private void quietKill(String id) {
     List<ProcessHandle> tree = processTree(id);
+    for (long pid : tmux.processesMarked(SESSION_MARKER, id)) {
+      if (tree.stream().noneMatch(p -> p.pid() == pid)) {
+        ProcessHandle.of(pid)
+            .ifPresent(
+                stray -> {
+                  log.info("pid {} of session {} left its process tree: ending it too", pid, id);
+                  tree.add(stray);
+                });
+      }
+    }
     try {
       tmux.killSession(id);
     } catch (TmuxException e) {
@@ -939,17 +954,16 @@ public final class SessionService implements AutoCloseable {
   private List<ProcessHandle> processTree(String id) {
     SessionWatcher.Live live = watcher.snapshot().live().get(id);
     if (live == null || !live.alive() || live.pane().pid() <= 0) {
-      return List.of(); // a dead pane's pid may be another process's by now
+      return new ArrayList<>(); // a dead pane's pid may be another process's by now
     }
-    return ProcessHandle.of(live.pane().pid())
-        .map(
+    List<ProcessHandle> all = new ArrayList<>();
+    ProcessHandle.of(live.pane().pid())
+        .ifPresent(
             root -> {
-              List<ProcessHandle> all = new ArrayList<>();
               all.add(root);
               root.descendants().forEach(all::add);
-              return all;
-            })
-        .orElse(List.of());
+            });
+    return all;
   }
 
   private void quietRevoke(String id) {

@@ -149,6 +149,11 @@ final class SessionTmux implements Tmux {
     return own.environment(panePid, names); // read from /proc: the same for any server's pane
   }
 
+  @Override
+  public List<Long> processesMarked(String name, String value) {
+    return own.processesMarked(name, value);
+  }
+
   /** Clique's own server only: another's is never stopped. */
   @Override
   public void killServer() {

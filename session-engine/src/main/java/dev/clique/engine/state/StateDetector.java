@@ -57,6 +57,12 @@ public final class StateDetector {
   static final long BUSY_SCREEN_EVERY_MILLIS = 500;
 
   /**
+   * How often, instead, while its last screen said it works and it printed since: the first screen
+   * whose status line is gone ends the work (Gemini CLI's answer is done when its line goes).
+   */
+  static final long WORKING_SCREEN_EVERY_MILLIS = 200;
+
+  /**
    * A CLI's own "working" that is followed by neither a report nor a change of its screen for this
    * long is not trusted any more (a hook that never fired, a CLI that hung while its bullet
    * blinks): the pane decides again, and {@code state_source} says so.
@@ -243,7 +249,12 @@ public final class StateDetector {
       return true; // the screen the input led to (the next first-run question) counts from now
     }
     if (p.cli != null && p.cli.hasOwnScreens() && p.busy(now)) {
-      return p.screenAt < 0 || now - p.screenAt >= BUSY_SCREEN_EVERY_MILLIS;
+      boolean saidWork = p.reading != null && p.reading.kind() == Reading.Kind.WORKING;
+      long every =
+          saidWork && p.lastOutput >= p.screenAt
+              ? WORKING_SCREEN_EVERY_MILLIS
+              : BUSY_SCREEN_EVERY_MILLIS;
+      return p.screenAt < 0 || now - p.screenAt >= every;
     }
     // A capture in the same millisecond as the output may have missed it: take another.
     boolean stale = p.screenAt < 0 || p.screenAt <= p.lastOutput || p.screenAt < p.shellSince;

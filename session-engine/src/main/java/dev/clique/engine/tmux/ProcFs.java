@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
@@ -87,6 +88,59 @@ final class ProcFs {
       }
     }
     return values;
+  }
+
+  /**
+   * The processes whose start environment holds {@code name=value}, this one left out; those of
+   * other users cannot be read and are never listed. Nor is tmux: a server keeps the environment of
+   * the client that started it, so the marker of the session it was started for, yet it serves
+   * every session.
+   */
+  List<Long> processesMarked(String name, String value) {
+    byte[] pair = (name + "=" + value).getBytes(StandardCharsets.UTF_8);
+    long self = ProcessHandle.current().pid();
+    List<Long> marked = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, ProcFs::isPid)) {
+      for (Path entry : entries) {
+        long pid = Long.parseLong(entry.getFileName().toString());
+        if (pid != self && holds(entry.resolve("environ"), pair) && !tmux(entry)) {
+          marked.add(pid);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux, or /proc unreadable: nothing is known to be marked
+    }
+    return marked;
+  }
+
+  /** Whether the process is tmux (its server names itself {@code tmux: server}). */
+  private static boolean tmux(Path process) {
+    try {
+      return Files.readString(process.resolve("comm")).startsWith("tmux");
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
+  }
+
+  /** Whether the NUL-separated {@code environ} file holds exactly the entry {@code pair}. */
+  private static boolean holds(Path environ, byte[] pair) {
+    byte[] bytes;
+    try {
+      bytes = Files.readAllBytes(environ);
+    } catch (IOException | RuntimeException e) {
+      return false; // gone, or another user's
+    }
+    for (int start = 0; start + pair.length <= bytes.length; ) {
+      int end = start;
+      while (end < bytes.length && bytes[end] != 0) {
+        end++;
+      }
+      if (end - start == pair.length && Arrays.equals(bytes, start, end, pair, 0, pair.length)) {
+        return true;
+      }
+      start = end + 1;
+    }
+    return false;
   }
 
   /** This process's real user id, from {@code /proc/self/status}; null when it cannot be read. */

@@ -349,6 +349,11 @@ public final class TmuxProcess implements Tmux {
   }
 
   @Override
+  public List<Long> processesMarked(String name, String value) {
+    return proc.processesMarked(name, value);
+  }
+
+  @Override
   public Map<Long, Long> residentBytes(Collection<Long> panePids) {
     return proc.residentBytes(panePids);
   }

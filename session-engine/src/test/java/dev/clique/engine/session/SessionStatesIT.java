@@ -6,6 +6,7 @@ import static dev.clique.engine.testing.EngineSandbox.view;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clique.engine.testing.EngineSandbox;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -115,6 +116,51 @@ class SessionStatesIT {
     service.restart(id);
     await(service, id, Duration.ofSeconds(10), "idle");
     assertThat(view(service, id).id()).isEqualTo(id);
+  }
+
+  @Test
+  void aKillEndsTheSessionsProcessesAlsoTheOnesThatLeftItsTreeAndNothingElse() throws Exception {
+    // The first session: the tmux server started for it keeps its environment, marker and all.
+    String id = shell();
+    String other = shell();
+    Path pidFile = dir.resolve("escaped.pid");
+    // A job that forks twice and leaves the terminal's session: its parent is init now, not the
+    // pane's shell, and tmux's hangup never reaches it. It ignores SIGHUP besides.
+    service.send(
+        id,
+        "(setsid bash -c 'trap \"\" HUP; echo $$ > "
+            + pidFile
+            + "; exec sleep 600' &); echo started",
+        true,
+        null);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!(Files.exists(pidFile) && Files.size(pidFile) > 0) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    long pid = Long.parseLong(Files.readString(pidFile).strip());
+    ProcessHandle escaped = ProcessHandle.of(pid).orElseThrow();
+    long panePid =
+        service.tmux().listPanes().stream()
+            .filter(p -> p.session().equals(id))
+            .findFirst()
+            .orElseThrow()
+            .pid();
+    assertThat(ProcessHandle.of(panePid).orElseThrow().descendants())
+        .as("the job left the pane's process tree")
+        .doesNotContain(escaped);
+
+    try {
+      service.kill(id);
+      assertThat(escaped.onExit().get(5, TimeUnit.SECONDS).isAlive())
+          .as("the job that left the tree ended with the session")
+          .isFalse();
+      assertThat(service.tmux().listPanes())
+          .as("the tmux server and the other session live on")
+          .anySatisfy(pane -> assertThat(pane.session()).isEqualTo(other));
+      assertThat(view(service, other).state()).isEqualTo("idle");
+    } finally {
+      escaped.destroyForcibly(); // left by a failed kill: the test stops what it started
+    }
   }
 
   /**

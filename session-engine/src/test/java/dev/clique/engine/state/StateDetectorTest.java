@@ -244,6 +244,53 @@ class StateDetectorTest {
   }
 
   @Test
+  void aCliWhoseScreenSaidItWorksIsLookedAtOftenerWhileItPrintsSoItsDoneIsSeenSoon() {
+    List<Pattern> none = List.of();
+    CliDefinition streaming =
+        new CliDefinition(
+            "streamer",
+            "streamer",
+            "streamer",
+            List.of(),
+            List.of(),
+            List.of(),
+            List.of(),
+            "",
+            "",
+            none,
+            none,
+            none,
+            none,
+            none,
+            none,
+            List.of(Pattern.compile("esc to cancel")),
+            none,
+            none,
+            none,
+            List.of());
+    detector.track("g", streaming);
+    detector.observe("g", pane(true));
+    clock.advanceMillis(10);
+    detector.screen("g", "thinking\n(esc to cancel, 3s)\n");
+    assertThat(state("g")).isEqualTo(SessionState.WORKING);
+    clock.advanceMillis(StateDetector.WORKING_SCREEN_EVERY_MILLIS);
+    assertThat(detector.needsScreen("g")).as("nothing printed since its screen").isFalse();
+    detector.observe("g", pane(true));
+    assertThat(detector.needsScreen("g"))
+        .as("it printed since the screen that said it works: its line may be gone")
+        .isTrue();
+    clock.advanceMillis(10);
+    detector.screen("g", "the answer\n> Type your message\n");
+    assertThat(state("g")).isEqualTo(SessionState.IDLE);
+    clock.advanceMillis(10);
+    detector.observe("g", pane(true));
+    clock.advanceMillis(StateDetector.WORKING_SCREEN_EVERY_MILLIS);
+    assertThat(detector.needsScreen("g"))
+        .as("its screen no longer says it works: the slower cadence")
+        .isFalse();
+  }
+
+  @Test
   void theLastLinesDecideWaitingAndErrorWithTheLineItIsStuckOn() {
     startAgent();
     detector.screen("a", "reading files\n\u2502 Allow this? \u2502\n  1. yes\n  2. no\n");

@@ -190,6 +190,11 @@ public final class FakeTmux implements Tmux {
   }
 
   @Override
+  public List<Long> processesMarked(String name, String value) {
+    return List.of(); // no process behind a fake pane
+  }
+
+  @Override
   public synchronized Map<Long, Long> residentBytes(Collection<Long> panePids) {
     Map<Long, Long> answer = new HashMap<>();
     for (FakePane pane : sessions.values()) {
