@@ -393,10 +393,15 @@ class RealCodexIT {
       soft.assertThat(stopped.path("exit_status").isInt())
           .as("a CLI that exited says how: %s", stopped)
           .isTrue();
-      soft.assertThat(
-              rig.state("/api/sessions/" + rig.id + "/peek?lines=20").path("lines").toString())
-          .as("its last screen stays readable")
-          .contains("config.toml");
+      String lastLines =
+          rig.state("/api/sessions/" + rig.id + "/peek?lines=20").path("lines").toString();
+      TABLE.add(
+          String.format(
+              "%-58s %-9s %s",
+              "exit: exit status, last lines",
+              "1, error",
+              stopped.path("exit_status") + ", " + lastLines));
+      soft.assertThat(lastLines).as("its last screen stays readable").contains("config.toml");
     }
     soft.assertAll();
   }

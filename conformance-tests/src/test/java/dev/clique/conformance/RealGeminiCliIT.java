@@ -240,7 +240,13 @@ class RealGeminiCliIT {
     Look gone =
         awaitScreen(
             "CLI exited at start", s -> s.isEmpty() || Tmux.paneDead(engine.socket, id), STARTUP);
-    expectState("CLI exited at start", gone, "stopped");
+    Look stopped = expectState("CLI exited at start", gone, "stopped");
+    HttpResponse<String> peek = engine.get("/api/sessions/" + id + "/peek?lines=5", admin);
+    JsonNode lines = ThrowawayEngine.json(peek.body()).path("lines");
+    JsonNode status = stopped.session() == null ? null : stopped.session().path("exit_status");
+    table("exit status, last lines", "52, error", status + ", " + lines, -1, "");
+    softly.assertThat(status == null ? -1 : status.asInt(-1)).as("exit_status").isEqualTo(52);
+    softly.assertThat(lines.toString()).as("its last lines stay readable").contains("settings");
   }
 
   @Test
