@@ -35,7 +35,13 @@ class ClientArtifactIT {
     copy(ROOT.resolve("pom.xml"), sources.resolve("pom.xml"));
     copy(ROOT.resolve("LICENSE"), sources.resolve("LICENSE"));
     for (String module :
-        List.of("session-engine", "mcp-server", "cli", "conformance-tests", "benchmarks")) {
+        List.of(
+            "session-engine",
+            "mcp-server",
+            "cli",
+            "model-servers",
+            "conformance-tests",
+            "benchmarks")) {
       copy(ROOT.resolve(module).resolve("pom.xml"), sources.resolve(module).resolve("pom.xml"));
     }
     copyTree(ROOT.resolve("bom"), sources.resolve("bom"));

@@ -3,7 +3,8 @@ package dev.clique.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clique.conformance.ScriptedModelServer.Step;
+import dev.clique.models.AnthropicModelServer;
+import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;

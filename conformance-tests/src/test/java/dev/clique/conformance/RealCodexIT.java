@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clique.conformance.ScriptedModelServer.Step;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.models.OpenAiModelServer;
+import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.models.GeminiModelServer;
+import dev.clique.models.ScriptedModelServer;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.clique.conformance;
+package dev.clique.models;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -52,7 +52,7 @@ public abstract class ScriptedModelServer implements AutoCloseable {
   private final BlockingQueue<Step> script = new LinkedBlockingQueue<>();
   private final List<Received> received = new ArrayList<>();
 
-  ScriptedModelServer() throws IOException {
+  protected ScriptedModelServer() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", this::dispatch);
@@ -77,7 +77,7 @@ public abstract class ScriptedModelServer implements AutoCloseable {
   }
 
   /** Waits until a request that matches has been received, and returns it. */
-  Received await(Predicate<Received> match, Duration timeout) throws InterruptedException {
+  public Received await(Predicate<Received> match, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (received) {
       while (true) {

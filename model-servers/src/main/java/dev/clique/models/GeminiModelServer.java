@@ -1,4 +1,4 @@
-package dev.clique.conformance;
+package dev.clique.models;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -24,7 +24,7 @@ import java.util.Map;
  */
 public final class GeminiModelServer extends ScriptedModelServer {
   /** The shell tool Gemini CLI 0.61.0 declares ({@code command}, {@code description}, ...). */
-  static final String SHELL_TOOL = "run_shell_command";
+  public static final String SHELL_TOOL = "run_shell_command";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -33,14 +33,14 @@ public final class GeminiModelServer extends ScriptedModelServer {
   }
 
   /** Whether a request the server received was a main turn (one that consumed a script step). */
-  static boolean isMainTurn(Received request) {
+  public static boolean isMainTurn(Received request) {
     return request.method().equals("POST")
         && request.path().contains(":streamGenerateContent")
         && request.body().contains("\"functionDeclarations\"");
   }
 
   /** How many main turns have been asked for so far. */
-  long mainTurns() {
+  public long mainTurns() {
     return received().stream().filter(GeminiModelServer::isMainTurn).count();
   }
 

@@ -1,4 +1,4 @@
-package dev.clique.conformance;
+package dev.clique.models;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -75,7 +75,7 @@ public final class OpenAiModelServer extends ScriptedModelServer {
   }
 
   /** Whether {@code request} is a turn of the person's thread (not a title or other side call). */
-  static boolean mainTurn(Received request) {
+  public static boolean mainTurn(Received request) {
     if (!"POST".equals(request.method()) || !request.path().startsWith("/v1/responses")) {
       return false;
     }
@@ -96,12 +96,12 @@ public final class OpenAiModelServer extends ScriptedModelServer {
   }
 
   /** The person's turns the server has answered so far, oldest first. */
-  List<Received> mainTurns() {
+  public List<Received> mainTurns() {
     return received().stream().filter(OpenAiModelServer::mainTurn).toList();
   }
 
   /** The text of the last {@code input_text} of a {@code user} message in a turn's body. */
-  static String lastUserText(Received request) {
+  public static String lastUserText(Received request) {
     try {
       String last = "";
       for (JsonNode item : JSON.readTree(request.body()).path("input")) {

@@ -1,4 +1,4 @@
-package dev.clique.conformance;
+package dev.clique.models;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,7 +30,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Claude Code's shell tool: offered in every request of the main conversation. */
-  static final String SHELL_TOOL = "Bash";
+  public static final String SHELL_TOOL = "Bash";
 
   private final AtomicInteger ids = new AtomicInteger();
   private Step.Failure failing;
@@ -41,7 +41,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
   }
 
   /** Whether {@code request} is a turn of the main conversation (it offers the Bash tool). */
-  static boolean isTurn(Received request) {
+  public static boolean isTurn(Received request) {
     if (!request.method().equals("POST") || !pathOf(request).equals("/v1/messages")) {
       return false;
     }
@@ -53,7 +53,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
   }
 
   /** The requests that were turns of the main conversation, in the order received. */
-  List<Received> turns() {
+  public List<Received> turns() {
     return received().stream().filter(AnthropicModelServer::isTurn).toList();
   }
 
