@@ -712,11 +712,6 @@ public final class SessionService implements AutoCloseable {
     }
   }
 
-  /** Looks at tmux now instead of at the next tick. */
-  public void refresh() {
-    watcher.refreshNow();
-  }
-
   @Override
   public void close() {
     discovery.close();

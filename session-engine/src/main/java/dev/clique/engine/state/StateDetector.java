@@ -91,10 +91,6 @@ public final class StateDetector {
     panes.remove(id);
   }
 
-  public synchronized boolean tracks(String id) {
-    return panes.containsKey(id);
-  }
-
   /** The session's pane as {@code list-panes} shows it now; null when it has no tmux session. */
   public synchronized void observe(String id, PaneInfo pane) {
     Pane p = panes.get(id);
