@@ -29,7 +29,8 @@ import picocli.CommandLine.Option;
       "or, with --embedded, to an engine started inside this process."
     })
 final class McpCommand implements Callable<Integer> {
-  static final String DEFAULT_URL = "http://127.0.0.1:3200";
+  /** The client's own default: one place says where a local engine listens. */
+  static final String DEFAULT_URL = CliqueClient.Builder.DEFAULT_URL;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
