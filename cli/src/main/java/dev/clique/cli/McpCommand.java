@@ -15,6 +15,7 @@ import java.net.URISyntaxException;
 import java.nio.channels.Channels;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -70,14 +71,31 @@ final class McpCommand implements Callable<Integer> {
     InputStream protocolIn =
         Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
     if (embedded) {
-      EmbeddedEngine engine;
+      // The engine starts beside the handshake, which needs none of it: the first tool call waits.
+      CompletableFuture<EmbeddedEngine> engine = new CompletableFuture<>();
+      Thread starting =
+          new Thread(
+              () -> {
+                try {
+                  engine.complete(EmbeddedEngine.start(env));
+                } catch (IOException | RuntimeException e) {
+                  err.println("clique mcp: could not start the embedded engine: " + e.getMessage());
+                  err.flush();
+                  engine.completeExceptionally(e);
+                }
+              },
+              "clique-embedded-start");
+      starting.setDaemon(true);
+      starting.start();
+      CliqueClient client =
+          StartingClient.of(
+              engine.thenApply(
+                  e -> CliqueClient.builder().baseUrl(e.url()).token(e.token()).build()));
+      Runnable stopEngine = () -> engine.thenAccept(EmbeddedEngine::close);
       try {
-        engine = EmbeddedEngine.start(env);
-      } catch (IOException e) {
-        return refuse(err, e.getMessage());
-      }
-      try (engine) {
-        serve(engine.url(), engine.token(), protocolIn, protocolOut, engine::close);
+        serve(client, protocolIn, protocolOut, stopEngine);
+      } finally {
+        stopEngine.run();
       }
       return ExitCodes.OK;
     }
@@ -96,7 +114,8 @@ final class McpCommand implements Callable<Integer> {
     if (!isHttpUrl(url)) {
       return refuse(err, "CLIQUE_URL must be an http:// or https:// URL, like " + DEFAULT_URL);
     }
-    serve(url.strip(), token.strip(), protocolIn, protocolOut, () -> {});
+    CliqueClient client = CliqueClient.builder().baseUrl(url.strip()).token(token.strip()).build();
+    serve(client, protocolIn, protocolOut, () -> {});
     return ExitCodes.OK;
   }
 
@@ -105,9 +124,7 @@ final class McpCommand implements Callable<Integer> {
    * embedded engine, whose listening threads would hold the exit up as stdin's read does).
    */
   private static void serve(
-      String url, String token, InputStream in, OutputStream out, Runnable alsoStop)
-      throws IOException {
-    CliqueClient client = CliqueClient.builder().baseUrl(url).token(token).build();
+      CliqueClient client, InputStream in, OutputStream out, Runnable alsoStop) throws IOException {
     CliqueMcpServer server = new CliqueMcpServer(client);
     Thread stop =
         new Thread(
