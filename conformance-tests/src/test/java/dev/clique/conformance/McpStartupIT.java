@@ -3,6 +3,8 @@ package dev.clique.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +37,31 @@ class McpStartupIT {
         assertThat(mcp.waitFor(Duration.ofSeconds(20))).isEqualTo(1);
         assertThat(mcp.stderr()).contains("http://").doesNotContain("mxp_");
         assertThat(mcp.stdout()).isEmpty();
+      }
+    }
+  }
+
+  @Test
+  void anEmbeddedEngineThatCannotStartIsAToolErrorThatSaysWhyAndTheServerGoesOn() throws Exception {
+    try (ThrowawayEngine engine = ThrowawayEngine.prepare()) {
+      Map<String, String> env = engine.env();
+      Path notAFolder = engine.workdir.resolve("home-is-a-file");
+      Files.writeString(notAFolder, "not a folder\n");
+      env.put("CLIQUE_HOME", notAFolder.toString());
+      try (Spawned mcp =
+          Spawned.start(Launcher.jarCommand("mcp", "--embedded"), env, engine.workdir)) {
+        McpDialogue dialogue = new McpDialogue(mcp);
+        JsonNode init = dialogue.initialize("2025-11-25");
+        assertThat(init.at("/result/protocolVersion").asText()).isEqualTo("2025-11-25");
+        JsonNode called = dialogue.callTool("list_sessions", Map.of());
+        assertThat(called.at("/result/isError").asBoolean(false)).as("%s", called).isTrue();
+        assertThat(called.at("/result/content/0/text").asText())
+            .startsWith("could not start the embedded engine: ")
+            .contains("home-is-a-file");
+        assertThat(dialogue.toolNames()).as("the server goes on").hasSize(5);
+        mcp.closeStdin();
+        assertThat(mcp.waitFor(Duration.ofSeconds(5))).isZero();
+        assertThat(mcp.stderr()).contains("could not start the embedded engine");
       }
     }
   }
