@@ -74,9 +74,6 @@ public final class SessionService implements AutoCloseable {
   /** How long a session's processes have after SIGTERM before SIGKILL. */
   private static final long KILL_GRACE_NANOS = 1_500_000_000L;
 
-  /** The variable every process of a session inherits: its id, which a kill looks for. */
-  private static final String SESSION_MARKER = "CLIQUE_SESSION";
-
   /** The pause between a send's text and its Enter. */
   static final long ENTER_GAP_MILLIS = 200;
 
@@ -753,7 +750,7 @@ public final class SessionService implements AutoCloseable {
     boolean resuming = resume && record.cliSessionId() != null;
     List<String> argv = cli.launchArgv(binary, values, resuming);
     Map<String, String> env = new LinkedHashMap<>();
-    env.put(SESSION_MARKER, record.id());
+    env.put(SessionWatcher.SESSION_MARKER, record.id());
     env.put("CLIQUE_URL", engineUrl.get());
     try {
       tokens.revokeSession(record.id());
@@ -859,7 +856,23 @@ public final class SessionService implements AutoCloseable {
         source,
         exitStatus,
         record.source() == null ? null : store.find(record.id()).isPresent(),
-        record.source());
+        record.source(),
+        alive ? detached(snapshot.detached().getOrDefault(record.id(), List.of())) : List.of());
+  }
+
+  /** The processes that left a session's tree, as they are named now (those gone are left out). */
+  private static List<SessionView.DetachedView> detached(List<Long> pids) {
+    List<SessionView.DetachedView> named = new ArrayList<>();
+    for (long pid : pids) {
+      ProcessHandle.of(pid)
+          .flatMap(p -> p.info().command())
+          .ifPresent(
+              command ->
+                  named.add(
+                      new SessionView.DetachedView(
+                          pid, command.substring(command.lastIndexOf('/') + 1))));
+    }
+    return named;
   }
 
   private static double seconds(long millis) {
@@ -909,7 +922,8 @@ public final class SessionService implements AutoCloseable {
    */
   private void quietKill(String id) {
     List<ProcessHandle> tree = processTree(id);
-    for (long pid : tmux.processesMarked(SESSION_MARKER, id)) {
+    for (long pid :
+        tmux.processesMarked(SessionWatcher.SESSION_MARKER).getOrDefault(id, List.of())) {
       if (tree.stream().noneMatch(p -> p.pid() == pid)) {
         ProcessHandle.of(pid)
             .ifPresent(

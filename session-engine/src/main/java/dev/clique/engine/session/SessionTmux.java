@@ -150,8 +150,8 @@ final class SessionTmux implements Tmux {
   }
 
   @Override
-  public List<Long> processesMarked(String name, String value) {
-    return own.processesMarked(name, value);
+  public Map<String, List<Long>> processesMarked(String name) {
+    return own.processesMarked(name);
   }
 
   /** Clique's own server only: another's is never stopped. */

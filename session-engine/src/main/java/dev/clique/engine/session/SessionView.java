@@ -2,6 +2,7 @@ package dev.clique.engine.session;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
 
 /**
  * One row of {@code GET /api/state}: the record plus what tmux and the detector say now. {@code
@@ -36,7 +37,15 @@ public record SessionView(
     @JsonProperty("state_source") SourceView stateSource,
     @JsonProperty("exit_status") Integer exitStatus,
     @JsonProperty("adopted") Boolean adopted,
-    @JsonProperty("source") Source source) {
+    @JsonProperty("source") Source source,
+    @JsonProperty("detached") List<DetachedView> detached) {
+
+  /**
+   * A process of the session outside its pane's process tree (it carries the session's marker): a
+   * daemon its CLI forked away. Its memory counts in {@code rss}; a kill ends it with the session.
+   */
+  public record DetachedView(
+      @JsonProperty("pid") long pid, @JsonProperty("command") String command) {}
 
   /** Why a person is needed: {@code since} in unix seconds. */
   public record AttentionView(

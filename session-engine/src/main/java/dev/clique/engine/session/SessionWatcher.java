@@ -18,6 +18,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -65,12 +66,21 @@ final class SessionWatcher implements AutoCloseable {
    * reader can tell a change by identity.
    *
    * @param live by session id
-   * @param rss resident bytes of each session's process tree, by session id
+   * @param rss resident bytes of each session's processes (its tree and those that left it), by
+   *     session id
+   * @param detached by session id, the processes that carry its marker outside its pane's tree
    * @param git by working directory
    */
-  record Snapshot(Map<String, Live> live, Map<String, Long> rss, Map<String, GitStatus> git) {
-    static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), Map.of());
+  record Snapshot(
+      Map<String, Live> live,
+      Map<String, Long> rss,
+      Map<String, List<Long>> detached,
+      Map<String, GitStatus> git) {
+    static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), Map.of(), Map.of());
   }
+
+  /** The variable every process of a session inherits: its id. */
+  static final String SESSION_MARKER = "CLIQUE_SESSION";
 
   private final Tmux tmux;
   private final StateDetector detector;
@@ -164,7 +174,12 @@ final class SessionWatcher implements AutoCloseable {
         }
       }
       if (!next.equals(previous)) {
-        snapshot = new Snapshot(Collections.unmodifiableMap(next), snapshot.rss(), snapshot.git());
+        snapshot =
+            new Snapshot(
+                Collections.unmodifiableMap(next),
+                snapshot.rss(),
+                snapshot.detached(),
+                snapshot.git());
       }
     }
     for (String[] change : changes) {
@@ -289,6 +304,10 @@ final class SessionWatcher implements AutoCloseable {
       }
       Map<String, Long> rss = new HashMap<>();
       tmux.residentBytes(byPid.keySet()).forEach((pid, bytes) -> rss.put(byPid.get(pid), bytes));
+      Map<String, List<Long>> detached = detached(byPid);
+      detached.forEach(
+          (id, pids) ->
+              tmux.residentBytes(pids).values().forEach(bytes -> rss.merge(id, bytes, Long::sum)));
       Map<String, GitStatus> git = null;
       if (withGit) {
         git = new HashMap<>();
@@ -302,13 +321,55 @@ final class SessionWatcher implements AutoCloseable {
       synchronized (lock) {
         Snapshot now = snapshot;
         Map<String, GitStatus> nextGit = git == null ? now.git() : git;
-        if (!rss.equals(now.rss()) || !nextGit.equals(now.git())) {
-          snapshot = new Snapshot(now.live(), Map.copyOf(rss), Map.copyOf(nextGit));
+        if (!rss.equals(now.rss())
+            || !detached.equals(now.detached())
+            || !nextGit.equals(now.git())) {
+          snapshot =
+              new Snapshot(now.live(), Map.copyOf(rss), Map.copyOf(detached), Map.copyOf(nextGit));
         }
       }
     } catch (RuntimeException e) {
       log.warn("gathering memory and git status failed once", e);
     }
+  }
+
+  /**
+   * By session, the processes with its marker that are not in its pane's tree (a daemon a CLI
+   * forked away): outermost only, since the memory of each counts its own descendants.
+   */
+  private Map<String, List<Long>> detached(Map<Long, String> byPid) {
+    Map<String, Long> paneOf = new HashMap<>();
+    byPid.forEach((pid, id) -> paneOf.put(id, pid));
+    Map<String, List<Long>> detached = new HashMap<>();
+    tmux.processesMarked(SESSION_MARKER)
+        .forEach(
+            (id, pids) -> {
+              Long pane = paneOf.get(id);
+              if (pane == null) {
+                return; // not a live session of this engine's
+              }
+              Set<Long> marked = Set.copyOf(pids);
+              for (long pid : pids) {
+                Optional<Long> parent =
+                    ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid);
+                boolean inTree = pid == pane || isDescendant(pid, pane);
+                if (!inTree && !(parent.isPresent() && marked.contains(parent.get()))) {
+                  detached.computeIfAbsent(id, k -> new ArrayList<>()).add(pid);
+                }
+              }
+            });
+    return detached;
+  }
+
+  private static boolean isDescendant(long pid, long ancestor) {
+    Optional<ProcessHandle> at = ProcessHandle.of(pid).flatMap(ProcessHandle::parent);
+    for (int depth = 0; at.isPresent() && depth < 64; depth++) {
+      if (at.get().pid() == ancestor) {
+        return true;
+      }
+      at = at.get().parent();
+    }
+    return false;
   }
 
   @Override

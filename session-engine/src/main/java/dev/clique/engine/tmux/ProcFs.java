@@ -91,20 +91,21 @@ final class ProcFs {
   }
 
   /**
-   * The processes whose start environment holds {@code name=value}, this one left out; those of
-   * other users cannot be read and are never listed. Nor is tmux: a server keeps the environment of
-   * the client that started it, so the marker of the session it was started for, yet it serves
+   * The processes whose start environment sets {@code name}, by its value, this one left out; those
+   * of other users cannot be read and are never listed. Nor is tmux: a server keeps the environment
+   * of the client that started it, so the marker of the session it was started for, yet it serves
    * every session.
    */
-  List<Long> processesMarked(String name, String value) {
-    byte[] pair = (name + "=" + value).getBytes(StandardCharsets.UTF_8);
+  Map<String, List<Long>> processesMarked(String name) {
+    byte[] prefix = (name + "=").getBytes(StandardCharsets.UTF_8);
     long self = ProcessHandle.current().pid();
-    List<Long> marked = new ArrayList<>();
+    Map<String, List<Long>> marked = new HashMap<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, ProcFs::isPid)) {
       for (Path entry : entries) {
         long pid = Long.parseLong(entry.getFileName().toString());
-        if (pid != self && holds(entry.resolve("environ"), pair) && !tmux(entry)) {
-          marked.add(pid);
+        String value = pid == self ? null : value(entry.resolve("environ"), prefix);
+        if (value != null && !tmux(entry)) {
+          marked.computeIfAbsent(value, k -> new ArrayList<>()).add(pid);
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -122,25 +123,29 @@ final class ProcFs {
     }
   }
 
-  /** Whether the NUL-separated {@code environ} file holds exactly the entry {@code pair}. */
-  private static boolean holds(Path environ, byte[] pair) {
+  /**
+   * The value of the entry of the NUL-separated {@code environ} that starts with {@code prefix}.
+   */
+  private static String value(Path environ, byte[] prefix) {
     byte[] bytes;
     try {
       bytes = Files.readAllBytes(environ);
     } catch (IOException | RuntimeException e) {
-      return false; // gone, or another user's
+      return null; // gone, or another user's
     }
-    for (int start = 0; start + pair.length <= bytes.length; ) {
+    for (int start = 0; start < bytes.length; ) {
       int end = start;
       while (end < bytes.length && bytes[end] != 0) {
         end++;
       }
-      if (end - start == pair.length && Arrays.equals(bytes, start, end, pair, 0, pair.length)) {
-        return true;
+      if (end - start >= prefix.length
+          && Arrays.equals(bytes, start, start + prefix.length, prefix, 0, prefix.length)) {
+        return new String(
+            bytes, start + prefix.length, end - start - prefix.length, StandardCharsets.UTF_8);
       }
       start = end + 1;
     }
-    return false;
+    return null;
   }
 
   /** This process's real user id, from {@code /proc/self/status}; null when it cannot be read. */

@@ -60,11 +60,11 @@ public interface Tmux {
   Map<String, String> environment(long panePid, Set<String> names);
 
   /**
-   * This user's processes whose start environment sets {@code name} to {@code value}: a session's
-   * own, by the marker each of its processes inherits, even one that left the pane's process tree
-   * (a daemon that forked twice). Starts no process.
+   * This user's processes whose start environment sets {@code name}, by its value: a session's own,
+   * by the marker each of its processes inherits, even one that left the pane's process tree (a
+   * daemon that forked twice). Never tmux itself. Starts no process.
    */
-  List<Long> processesMarked(String name, String value);
+  Map<String, List<Long>> processesMarked(String name);
 
   /** Resident bytes of each pane process tree, by the pane's pid. Starts no process. */
   Map<Long, Long> residentBytes(Collection<Long> panePids);

@@ -349,8 +349,8 @@ public final class TmuxProcess implements Tmux {
   }
 
   @Override
-  public List<Long> processesMarked(String name, String value) {
-    return proc.processesMarked(name, value);
+  public Map<String, List<Long>> processesMarked(String name) {
+    return proc.processesMarked(name);
   }
 
   @Override

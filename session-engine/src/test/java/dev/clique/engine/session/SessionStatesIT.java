@@ -150,6 +150,17 @@ class SessionStatesIT {
         .doesNotContain(escaped);
 
     try {
+      // Named in the session's record, its memory counted (the stats come every few seconds).
+      long named = System.nanoTime() + TimeUnit.SECONDS.toNanos(12);
+      while (view(service, id).detached().isEmpty() && System.nanoTime() < named) {
+        Thread.sleep(200);
+      }
+      assertThat(view(service, id).detached())
+          .as("the process that left the tree, named")
+          .containsExactly(new SessionView.DetachedView(pid, "sleep"));
+      assertThat(view(service, other).detached())
+          .as("nothing of it in the other session")
+          .isEmpty();
       service.kill(id);
       assertThat(escaped.onExit().get(5, TimeUnit.SECONDS).isAlive())
           .as("the job that left the tree ended with the session")

@@ -190,8 +190,8 @@ public final class FakeTmux implements Tmux {
   }
 
   @Override
-  public List<Long> processesMarked(String name, String value) {
-    return List.of(); // no process behind a fake pane
+  public Map<String, List<Long>> processesMarked(String name) {
+    return Map.of(); // no process behind a fake pane
   }
 
   @Override
