@@ -2,7 +2,6 @@ package dev.clique.cli;
 
 import dev.clique.client.CliqueClient;
 import dev.clique.mcp.CliqueMcpServer;
-import dev.clique.mcp.embedded.EmbeddedEngine;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;

@@ -37,15 +37,14 @@ class ArchitectureTest {
   }
 
   @Test
-  void onlyTheEmbeddedBootstrapOfTheMcpServerTouchesTheEngine() {
+  void theMcpServerReachesEnginesOnlyThroughTheClient() {
     noClasses()
         .that()
         .resideInAPackage("dev.clique.mcp..")
-        .and()
-        .resideOutsideOfPackage("dev.clique.mcp.embedded..")
         .should()
         .dependOnClassesThat()
         .resideInAPackage("dev.clique.engine..")
+        .because("--embedded is assembled in the cli: the MCP server sees a URL and a token")
         .check(CLIQUE);
   }
 

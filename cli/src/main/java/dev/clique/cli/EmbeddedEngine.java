@@ -1,4 +1,4 @@
-package dev.clique.mcp.embedded;
+package dev.clique.cli;
 
 import dev.clique.engine.Engine;
 import dev.clique.engine.token.MintedToken;
@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * {@code clique mcp --embedded}: an engine inside the MCP process, on an ephemeral loopback port,
- * with a read-only token that lives in memory only. The only place in this module that touches the
- * engine's types.
+ * with a read-only token that lives in memory only. The MCP server sees only its URL and token, as
+ * it would a remote engine's.
  */
-public final class EmbeddedEngine implements AutoCloseable {
+final class EmbeddedEngine implements AutoCloseable {
   private final Engine engine;
   private final String token;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -23,7 +23,7 @@ public final class EmbeddedEngine implements AutoCloseable {
     this.token = token;
   }
 
-  public static EmbeddedEngine start(Map<String, String> env) throws IOException {
+  static EmbeddedEngine start(Map<String, String> env) throws IOException {
     Engine engine = Engine.start(env, "127.0.0.1", 0, false);
     try {
       MintedToken minted = engine.tokens().create("mcp-embedded", Set.of(Scope.READ), "");
@@ -34,12 +34,12 @@ public final class EmbeddedEngine implements AutoCloseable {
     }
   }
 
-  public String url() {
+  String url() {
     return engine.url();
   }
 
   /** The read-only token for this process's own client. */
-  public String token() {
+  String token() {
     return token;
   }
 
