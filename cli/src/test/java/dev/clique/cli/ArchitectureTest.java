@@ -1,10 +1,12 @@
 package dev.clique.cli;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The module rules of ARCHITECTURE.md, checked on the compiled classes of every module. */
@@ -68,6 +70,18 @@ class ArchitectureTest {
         .dependOnClassesThat()
         .resideInAPackage("dev.clique.cli..")
         .check(CLIQUE);
+  }
+
+  @Test
+  void noModuleHasAPackageCycle() {
+    for (String module : List.of("engine", "client")) {
+      slices()
+          .matching("dev.clique." + module + ".(*)..")
+          .should()
+          .beFreeOfCycles()
+          .as("the packages of dev.clique." + module + " depend on each other one way")
+          .check(CLIQUE);
+    }
   }
 
   @Test
