@@ -131,7 +131,7 @@ class LsWatchIT {
   @Test
   void onATerminalItRedrawsInPlaceInColourAndCtrlCGivesTheTerminalBack() throws Exception {
     try (ThrowawayEngine engine = ThrowawayEngine.prepare().start();
-        Terminal terminal = Terminal.open(engine.workdir, engine.env())) {
+        Terminal terminal = Terminal.open(engine.workdir, engine.workdir, engine.env())) {
       Path folder = Files.createDirectories(engine.workdir.resolve("project"));
       clique(engine, "new", "shell", folder.toString(), "--name", "shown");
       String watch =

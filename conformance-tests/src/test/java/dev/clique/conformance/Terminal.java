@@ -12,10 +12,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /**
- * A person's terminal: a shell ({@code bash --norc}) on a real terminal of 200 by 50, with {@code
- * env} as its environment, that a test types into and looks at. It is a tmux pane on a socket of
- * its own in {@code dir} (never a socket directory discovery looks in), and the shell sees no
- * {@code TMUX}: what it runs behaves as in any terminal window. Closing it stops that server only.
+ * A person's terminal: a shell ({@code bash --norc}) in a folder, on a real terminal of 200 by 50,
+ * with {@code env} as its environment, that a test types into and looks at. It is a tmux pane on a
+ * socket of its own in {@code dir} (never a socket directory discovery looks in), and the shell
+ * sees no {@code TMUX}: what it runs behaves as in any terminal window. Closing it stops that
+ * server only.
  */
 final class Terminal implements AutoCloseable {
   private final Path socket;
@@ -24,7 +25,9 @@ final class Terminal implements AutoCloseable {
     this.socket = socket;
   }
 
-  static Terminal open(Path dir, Map<String, String> env) throws IOException, InterruptedException {
+  /** Opens a terminal whose socket is in {@code dir} and whose shell starts in {@code folder}. */
+  static Terminal open(Path dir, Path folder, Map<String, String> env)
+      throws IOException, InterruptedException {
     Terminal terminal = new Terminal(dir.resolve("terminal"));
     List<String> command = new ArrayList<>(terminal.tmux());
     command.addAll(
@@ -35,13 +38,20 @@ final class Terminal implements AutoCloseable {
             "200",
             "-y",
             "50",
+            "-c",
+            folder.toString(),
             "env -u TMUX -u TMUX_PANE bash --norc --noprofile"));
     ProcessBuilder builder = new ProcessBuilder(command);
     builder.environment().clear();
     builder.environment().putAll(env);
     builder.environment().putIfAbsent("TERM", "xterm-256color");
     run(builder, "tmux new-session");
-    terminal.awaitScreen(screen -> !screen.isBlank(), Duration.ofSeconds(10)); // the prompt
+    try {
+      terminal.awaitScreen(screen -> !screen.isBlank(), Duration.ofSeconds(10)); // the prompt
+    } catch (IOException | AssertionError e) {
+      terminal.close();
+      throw e;
+    }
     return terminal;
   }
 
