@@ -13,17 +13,66 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = "List the sessions: name, CLI, state, why it needs you, folder, age.")
 final class LsCommand extends LocalCommand {
+  /** How long one held request of {@code --watch} lasts: the ages are redrawn this often. */
+  private static final int WATCH_SECONDS = 30;
+
   @Option(names = "--json", description = "the engine's sessions as JSON")
   boolean json;
 
+  @Option(
+      names = "--watch",
+      description =
+          "Redraw on every change of a session (it appears, goes, or changes state), until Ctrl-C."
+              + " Off a terminal, one table (or JSON line) per change.")
+  boolean watch;
+
   @Override
   int run(LocalEngine engine, PrintWriter out) throws LocalEngine.Failure {
-    JsonNode sessions = engine.get("/api/state").path("sessions");
-    if (json) {
-      out.println(sessions.toString());
+    JsonNode state = engine.get("/api/state");
+    Colours colours = Colours.forTerminal(Environment.variables());
+    if (!watch) {
+      print(state, colours, out);
       return ExitCodes.OK;
     }
-    Colours colours = Colours.forTerminal(Environment.variables());
+    if (!state.path("revision").isIntegralNumber()) {
+      throw new LocalEngine.Failure(
+          "this engine has no change feed to watch: run the clique serve of this version",
+          ExitCodes.NOT_CONFIGURED);
+    }
+    Screen screen = Screen.open(out, System.console() != null);
+    try {
+      long revision = state.path("revision").asLong();
+      screen.draw(lines(state, colours));
+      while (true) {
+        JsonNode next;
+        try {
+          // Held by the engine until something changes: no polling here.
+          next = engine.get("/api/state?after=" + revision + "&timeout=" + WATCH_SECONDS);
+        } catch (LocalEngine.Failure failed) {
+          // An engine that stopped meanwhile cut the answer short: a new request says so plainly.
+          engine.get("/api/state");
+          throw failed;
+        }
+        long nextRevision = next.path("revision").asLong();
+        if (nextRevision != revision || screen.terminal()) {
+          screen.draw(lines(next, colours)); // on a terminal also when only the ages moved
+        }
+        revision = nextRevision;
+      }
+    } finally {
+      screen.close();
+    }
+  }
+
+  private void print(JsonNode state, Colours colours, PrintWriter out) {
+    lines(state, colours).forEach(out::println);
+  }
+
+  private List<String> lines(JsonNode state, Colours colours) {
+    JsonNode sessions = state.path("sessions");
+    if (json) {
+      return List.of(sessions.toString());
+    }
     List<String[]> rows = new ArrayList<>();
     rows.add(new String[] {"NAME", "CLI", "STATE", "WHY", "FOLDER", "AGE"});
     double now = System.currentTimeMillis() / 1000.0;
@@ -49,6 +98,7 @@ final class LsCommand extends LocalCommand {
         widths[i] = Math.max(widths[i], row[i].length());
       }
     }
+    List<String> lines = new ArrayList<>();
     for (int r = 0; r < rows.size(); r++) {
       StringBuilder line = new StringBuilder();
       for (int i = 0; i < widths.length; i++) {
@@ -56,9 +106,9 @@ final class LsCommand extends LocalCommand {
         line.append(r > 0 && i == 2 ? colours.state(rows.get(r)[i], cell) : cell);
         line.append(i < widths.length - 1 ? "  " : "");
       }
-      out.println(line.toString().stripTrailing());
+      lines.add(line.toString().stripTrailing());
     }
-    return ExitCodes.OK;
+    return lines;
   }
 
   private static String age(double seconds) {

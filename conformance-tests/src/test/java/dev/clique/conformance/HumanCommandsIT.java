@@ -102,6 +102,20 @@ class HumanCommandsIT {
   }
 
   @Test
+  void theReadmesQuickStartNewShellHereThenLsWorksWithNoTokenAndNoCurl() throws Exception {
+    try (ThrowawayEngine engine = ThrowawayEngine.prepare().start()) {
+      Ran created = clique(engine, "new", "shell", ".");
+      assertThat(created.code()).as(created.err()).isZero();
+      Ran listed = clique(engine, "ls");
+      assertThat(listed.code()).as(listed.err()).isZero();
+      assertThat(listed.out().lines().skip(1).findFirst().orElseThrow())
+          .as("the shell, in the folder the command ran in")
+          .contains("shell")
+          .contains(engine.workdir.toRealPath().toString());
+    }
+  }
+
+  @Test
   void mistakesAreOneLineNamingTheCauseAndNothingIsHalfMade() throws Exception {
     try (ThrowawayEngine engine = ThrowawayEngine.prepare().start()) {
       Ran unknownCli = clique(engine, "new", "no-such-cli", engine.workdir.toString());

@@ -7,32 +7,71 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A tmux server of a person's own, as {@code tmux new -s NAME} makes it, on the default socket of a
- * throwaway {@code TMUX_TMPDIR}: what discovery finds. Closing it stops that server and removes the
- * directory.
+ * throwaway {@code TMUX_TMPDIR}: what discovery finds. Closing it stops that server (and the
+ * terminal it was typed in) and removes the directory.
  */
 final class PersonsTmux implements AutoCloseable {
   final Path tmpdir;
   final Path socket;
+  private final Terminal terminal;
 
-  private PersonsTmux(Path tmpdir, Path socket) {
+  private PersonsTmux(Path tmpdir, Path socket, Terminal terminal) {
     this.tmpdir = tmpdir;
     this.socket = socket;
+    this.terminal = terminal;
+  }
+
+  /** A throwaway {@code TMUX_TMPDIR} with its socket directory for this user, as tmux makes it. */
+  private static Path socketDirectory(Path tmpdir) throws IOException {
+    Path socketDir =
+        Files.createDirectories(
+            tmpdir.resolve("tmux-" + Files.getAttribute(Path.of("/proc/self/"), "unix:uid")));
+    Files.setPosixFilePermissions(socketDir, PosixFilePermissions.fromString("rwx------"));
+    return socketDir;
+  }
+
+  /**
+   * Opens a terminal in {@code folder} whose shell has {@code env} and {@code TMUX_TMPDIR} (the
+   * throwaway one) and types {@code commandLine} into it, literally, as a person does: {@code tmux
+   * new -s work claude} starts the server on the default socket there and attaches to it in that
+   * terminal.
+   */
+  static PersonsTmux typedInATerminal(Path folder, Map<String, String> env, String commandLine)
+      throws Exception {
+    Path tmpdir = Files.createTempDirectory("clique-it-tmux-");
+    Path socket = socketDirectory(tmpdir).resolve("default");
+    Map<String, String> shell = new HashMap<>(env);
+    shell.put("TMUX_TMPDIR", tmpdir.toString());
+    Terminal terminal = Terminal.open(tmpdir, folder, shell);
+    PersonsTmux tmux = new PersonsTmux(tmpdir, socket, terminal);
+    try {
+      terminal.type(commandLine);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (!Files.exists(socket)) {
+        if (System.nanoTime() > deadline) {
+          throw new AssertionError(
+              "`" + commandLine + "` started no server at " + socket + ":\n" + terminal.screen());
+        }
+        Thread.sleep(50);
+      }
+      return tmux;
+    } catch (Exception | AssertionError e) {
+      tmux.close();
+      throw e;
+    }
   }
 
   /** Starts the server with one session {@code name} running {@code command}. */
   static PersonsTmux start(String name, String... command) throws Exception {
     Path tmpdir = Files.createTempDirectory("clique-it-tmux-");
-    Path socketDir =
-        Files.createDirectories(
-            tmpdir.resolve("tmux-" + Files.getAttribute(Path.of("/proc/self/"), "unix:uid")));
-    Files.setPosixFilePermissions(socketDir, PosixFilePermissions.fromString("rwx------"));
-    PersonsTmux tmux = new PersonsTmux(tmpdir, socketDir.resolve("default"));
+    PersonsTmux tmux = new PersonsTmux(tmpdir, socketDirectory(tmpdir).resolve("default"), null);
     List<String> args =
         new ArrayList<>(
             List.of(
@@ -53,6 +92,11 @@ final class PersonsTmux implements AutoCloseable {
     return tmux;
   }
 
+  /** What an engine needs to find this server's CLIs: discovery on, in this directory. */
+  Map<String, String> discoverClis() {
+    return Map.of("CLIQUE_DISCOVER", "on", "TMUX_TMPDIR", tmpdir.toString());
+  }
+
   /** What an engine needs to find this server's shells: discovery on, in this directory. */
   Map<String, String> discoverShells() {
     return Map.of(
@@ -69,6 +113,9 @@ final class PersonsTmux implements AutoCloseable {
           .waitFor(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (terminal != null) {
+      terminal.close();
     }
     ThrowawayEngine.deleteTree(tmpdir);
   }

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The real Claude Code, started by a person in their own tmux ({@code tmux new -d -s work claude},
- * on a socket of a throwaway {@code TMUX_TMPDIR}, no clique involved), then found by {@code clique
- * serve}: listed with its true state, its conversation read from the transcript its own process
- * names, read-only until adopted. Its config and model server are the suite's own (see {@link
- * RealClaudeCodeIT}); the engine's own environment knows nothing of them, so the transcript is
+ * The real Claude Code, started by a person in their own tmux (on a socket of a throwaway {@code
+ * TMUX_TMPDIR}, no clique involved), then found by {@code clique serve} and by {@code clique mcp
+ * --embedded}: listed with its true state, its conversation read from the transcript its own
+ * process names, read-only until adopted. Its config and model server are the suite's own (see
+ * {@link RealClaudeCodeIT}); clique's own environment knows nothing of them, so the transcript is
  * found from the process's environment.
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
@@ -34,6 +34,36 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RealClaudeCodeDiscoveryIT {
   private static final Duration START = Duration.ofSeconds(40);
   private static final Duration TURN = Duration.ofSeconds(30);
+
+  /**
+   * A person's Claude Code set-up: its config dir (onboarding done, the project trusted), a project
+   * folder, and the scripted model server it reaches, nothing else. Closing it stops the server and
+   * removes both folders.
+   */
+  private record PersonsClaude(
+      AnthropicModelServer model, Path home, Path project, Map<String, String> env)
+      implements AutoCloseable {
+    static PersonsClaude configured() throws IOException {
+      Path home = Files.createTempDirectory("clique-it-claude-home-");
+      Path project = Files.createTempDirectory("clique-it-claude-project-").toRealPath();
+      AnthropicModelServer model = new AnthropicModelServer();
+      Files.writeString(
+          home.resolve(".claude.json"),
+          RealClaudeCodeIT.claudeConfig(RealClaudeCodeIT.Setup.READY, project));
+      return new PersonsClaude(model, home, project, RealClaudeCodeIT.claudeEnv(model, home));
+    }
+
+    @Override
+    public void close() throws IOException {
+      model.close();
+      try {
+        quietlyDelete(home);
+        quietlyDelete(project);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
 
   @Test
   void aClaudeCodeStartedOutsideCliqueIsFoundWithItsStateAndConversation() throws Exception {
@@ -43,13 +73,11 @@ class RealClaudeCodeDiscoveryIT {
     Files.createDirectories(socketDir);
     Files.setPosixFilePermissions(socketDir, PosixFilePermissions.fromString("rwx------"));
     Path socket = socketDir.resolve("work");
-    Path claudeHome = Files.createTempDirectory("clique-it-claude-home-");
-    Path project = Files.createTempDirectory("clique-it-claude-project-").toRealPath();
-    try (AnthropicModelServer model = new AnthropicModelServer()) {
-      Files.writeString(
-          claudeHome.resolve(".claude.json"),
-          RealClaudeCodeIT.claudeConfig(RealClaudeCodeIT.Setup.READY, project));
-      Map<String, String> claudeEnv = RealClaudeCodeIT.claudeEnv(model, claudeHome);
+    PersonsClaude claude = PersonsClaude.configured();
+    try {
+      AnthropicModelServer model = claude.model();
+      Path project = claude.project();
+      Map<String, String> claudeEnv = claude.env();
       // As a person starts it: their own server, their own session, `claude` found on PATH (in
       // the mode that asks before a command, which this version's default "auto" would not).
       person(
@@ -157,10 +185,94 @@ class RealClaudeCodeDiscoveryIT {
         assertThat(lines).allMatch(line -> line.contains(tmpdir.toString()), "name " + tmpdir);
       }
     } finally {
-      killServers(socketDir);
+      killServers(socketDir); // Claude Code ends before its folders are removed
       ThrowawayEngine.deleteTree(tmpdir);
-      quietlyDelete(claudeHome);
-      quietlyDelete(project);
+      claude.close();
+    }
+  }
+
+  /**
+   * The issue's "done when": in a terminal in their project, a person types {@code tmux new -s work
+   * claude} and asks one thing; then {@code bin/clique mcp --embedded}, with nothing set up but
+   * discovery and a home, lists that session as idle and reads its conversation.
+   */
+  @Test
+  void aPersonsTmuxNewClaudeIsSeenByTheEmbeddedMcpServerWithItsStateAndConversation()
+      throws Exception {
+    try (PersonsClaude claude = PersonsClaude.configured();
+        PersonsTmux own =
+            PersonsTmux.typedInATerminal(
+                claude.project(), claude.env(), "tmux new -s work claude");
+        ThrowawayEngine home = ThrowawayEngine.prepare()) {
+      Path socket = own.socket;
+      awaitScreen(socket, RealClaudeCodeDiscoveryIT::readyPrompt, START);
+      claude.model().then(new Step.Text("The login test lives in LoginTest.java."));
+      type(socket, claude.env(), "Where is the login test?");
+      awaitScreen(socket, s -> readyPrompt(s) && screenShows(s, "LoginTest.java"), TURN);
+
+      Map<String, String> env = home.env();
+      env.putAll(own.discoverClis());
+      List<String> command = List.of(Launcher.script().toString(), "mcp", "--embedded");
+      try (Spawned mcp = Spawned.start(command, env, home.workdir)) {
+        McpDialogue dialogue = new McpDialogue(mcp);
+        dialogue.initialize("2025-06-18");
+        JsonNode work = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        JsonNode listed = null;
+        while (work == null || !work.path("state").asText().equals("idle")) {
+          assertThat(System.nanoTime())
+              .as("list_sessions shows the session idle; last: " + listed)
+              .isLessThan(deadline);
+          Thread.sleep(200);
+          listed = dialogue.callTool("list_sessions", Map.of());
+          work = null;
+          for (JsonNode session : listed.at("/result/structuredContent/sessions")) {
+            if (session.path("source").path("session").asText().equals("work")) {
+              work = session;
+            }
+          }
+        }
+        assertThat(work.path("cli").asText()).isEqualTo("claude");
+        assertThat(work.path("cwd").asText()).isEqualTo(claude.project().toString());
+        assertThat(work.path("adopted").asBoolean(true)).isFalse();
+        assertThat(work.path("source").path("socket").asText()).isEqualTo(socket.toString());
+
+        String id = work.path("id").asText();
+        JsonNode turns = null;
+        deadline = System.nanoTime() + TURN.toNanos();
+        while (turns == null || !turns.toString().contains("LoginTest.java")) {
+          assertThat(System.nanoTime())
+              .as("the conversation has the answer; last: " + turns)
+              .isLessThan(deadline);
+          Thread.sleep(200);
+          turns =
+              dialogue
+                  .callTool("conversation", Map.of("id", id))
+                  .at("/result/structuredContent/turns");
+        }
+        assertThat(turns.toString())
+            .contains("Where is the login test?")
+            .contains("The login test lives in LoginTest.java.");
+        assertThat(turns.get(0).path("role").asText()).isEqualTo("user");
+        mcp.closeStdin();
+        assertThat(mcp.waitFor(Duration.ofSeconds(10))).isZero();
+      }
+    }
+  }
+
+  /**
+   * Waits until the pane of {@code socket}'s session {@code work} shows what {@code wanted} wants.
+   */
+  private static void awaitScreen(Path socket, Predicate<String> wanted, Duration within)
+      throws Exception {
+    long deadline = System.nanoTime() + within.toNanos();
+    String screen = screen(socket);
+    while (!wanted.test(screen)) {
+      assertThat(System.nanoTime())
+          .as("the pane shows what is wanted:\n" + screen)
+          .isLessThan(deadline);
+      Thread.sleep(100);
+      screen = screen(socket);
     }
   }
 
@@ -224,18 +336,31 @@ class RealClaudeCodeDiscoveryIT {
 
   /** Its prompt with its idle footer (the shortcuts hint, or the mode it cycles), not working. */
   private static boolean readyPrompt(Path socket) {
-    return (screenShows(socket, "? for shortcuts") || screenShows(socket, "shift+tab to cycle"))
-        && !screenShows(socket, "esc to interrupt");
+    return readyPrompt(screen(socket));
+  }
+
+  private static boolean readyPrompt(String screen) {
+    return (screen.contains("? for shortcuts") || screen.contains("shift+tab to cycle"))
+        && !screen.contains("esc to interrupt");
   }
 
   private static boolean screenShows(Path socket, String text) {
+    return screen(socket).contains(text);
+  }
+
+  private static boolean screenShows(String screen, String text) {
+    return screen.contains(text);
+  }
+
+  /** The pane of session {@code work}, its wrapped lines joined; empty while there is none. */
+  private static String screen(Path socket) {
     try {
-      return person(socket, Map.of(), "capture-pane", "-p", "-J", "-t", "=work:").contains(text);
+      return person(socket, Map.of(), "capture-pane", "-p", "-J", "-t", "=work:");
     } catch (IOException e) {
-      return false;
+      return "";
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return false;
+      return "";
     }
   }
 

@@ -57,6 +57,7 @@ class OperatorSocketIT {
     try (TestEngine engine = TestEngine.start(home)) {
       Path socket = home.resolve("engine.sock");
       assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)))
+          .as("a set's order is the JVM's: its permissions are compared as rwx text")
           .isEqualTo("rw-------");
       assertThat(over(socket, "GET", "/api/state", "")).startsWith("HTTP/1.1 200");
       String created =
