@@ -478,7 +478,7 @@ public final class TmuxProcess implements Tmux {
     try {
       ProcessBuilder builder = new ProcessBuilder(command);
       Map<String, String> environment = builder.environment();
-      environment.keySet().removeIf(TmuxProcess::enginePrivate);
+      environment.keySet().removeIf(TmuxProcess::notForPanes);
       environment.putAll(extra);
       process = builder.start();
     } catch (IOException e) {
@@ -514,9 +514,21 @@ public final class TmuxProcess implements Tmux {
    * The engine's own variables ({@code CLIQUE_TOKEN} and the like) and the tmux it may be running
    * inside (never talked to): not for a tmux server, which hands its environment to every pane.
    */
-  private static boolean enginePrivate(String name) {
-    return name.startsWith("CLIQUE_") || name.equals("TMUX") || name.equals("TMUX_PANE");
+  /**
+   * The engine's own variables (its secrets, tmux's pointers to the engine's own terminal) and the
+   * marks of a build server it may run on: a pane is a terminal a person can attach to, and a CLI
+   * that sees {@code CI=true} leaves its terminal interface (Gemini CLI then runs headless and
+   * exits at once).
+   */
+  private static boolean notForPanes(String name) {
+    return name.startsWith("CLIQUE_")
+        || BUILD_SERVER_MARKS.contains(name)
+        || name.equals("TMUX")
+        || name.equals("TMUX_PANE");
   }
+
+  private static final Set<String> BUILD_SERVER_MARKS =
+      Set.of("CI", "CONTINUOUS_INTEGRATION", "GITHUB_ACTIONS");
 
   private record Result(int exitCode, String stdout, String stderr) {}
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,29 @@ class ProcFsTest {
     // Only what was asked for is kept, a value may hold '=', a name without '=' is no variable.
     assertThat(env)
         .isEqualTo(Map.of("HOME", "/home/dev", "CLAUDE_CONFIG_DIR", "/home/dev/cfg=odd"));
+  }
+
+  @Test
+  void theProcessesMarkedAreFoundByTheValueOfTheirMarkerAndTmuxNeverIs() throws IOException {
+    process(100, "bash", "HOME=/home/dev\0CLIQUE_SESSION=s1\0");
+    process(101, "tmux: server", "CLIQUE_SESSION=s1\0"); // started for s1, serves every session
+    process(102, "node", "CLIQUE_SESSION=s2\0PATH=/usr/bin\0");
+    process(103, "sleep", "CLIQUE_SESSION=s1"); // the last entry, without its NUL
+    process(104, "sh", "CLIQUE_SESSIONS=s1\0XCLIQUE_SESSION=s1\0"); // other names
+    process(105, "sh", "HOME=/home/dev\0");
+    Files.createDirectories(root.resolve("106")); // another user's: nothing readable
+
+    Map<String, List<Long>> marked = new ProcFs(root).processesMarked("CLIQUE_SESSION");
+
+    assertThat(marked).containsOnlyKeys("s1", "s2");
+    assertThat(marked.get("s1")).containsExactlyInAnyOrder(100L, 103L);
+    assertThat(marked.get("s2")).containsExactly(102L);
+  }
+
+  private void process(long pid, String comm, String environ) throws IOException {
+    Path dir = Files.createDirectories(root.resolve(Long.toString(pid)));
+    Files.writeString(dir.resolve("comm"), comm + "\n");
+    Files.write(dir.resolve("environ"), environ.getBytes(StandardCharsets.UTF_8));
   }
 
   @Test

@@ -83,6 +83,28 @@ class TmuxProcessIT {
   }
 
   @Test
+  void aPaneGetsTheEnginesEnvironmentButNotABuildServersMarks() throws Exception {
+    assertThat(System.getenv("CI"))
+        .as("the build runs these suites with CI=true (session-engine/pom.xml)")
+        .isEqualTo("true");
+    Path out = dir.resolve("marks.txt");
+    tmux.newSession(
+        "marks",
+        dir,
+        List.of(
+            "sh",
+            "-c",
+            "echo \"${CI-unset} ${GITHUB_ACTIONS-unset} ${HOME-unset}\" > " + out + "; exec cat"),
+        Map.of());
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (!Files.exists(out) || Files.readString(out).isBlank()) {
+      assertThat(System.nanoTime()).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+    assertThat(Files.readString(out).strip()).isEqualTo("unset unset " + System.getenv("HOME"));
+  }
+
+  @Test
   void noServerMeansNoPanesNotAnError() throws Exception {
     assertThat(tmux.listPanes()).isEmpty();
   }
