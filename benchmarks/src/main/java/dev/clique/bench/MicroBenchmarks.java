@@ -66,7 +66,8 @@ public class MicroBenchmarks {
               new SessionView.SourceView("hook", "Stop"),
               null,
               null,
-              null));
+              null,
+              List.of()));
     }
     claudeHome = Files.createTempDirectory("clique-micro-");
     Path file = claudeHome.resolve("projects").resolve("-home-dev-app").resolve(ID + ".jsonl");
