@@ -63,6 +63,33 @@ public interface CliqueClient {
   EngineState state() throws CliqueException;
 
   /**
+   * The state once it has changed since {@code after}, a {@link EngineState#revision() revision} an
+   * earlier state gave ({@code GET /api/state?after=N&timeout=T}): the engine holds the call until
+   * a session appears or goes away, or a session's state, attention or state source changes. When
+   * {@code timeout} passes first it answers the state with the same revision. A revision the engine
+   * never gave (it was restarted) answers at once.
+   *
+   * <pre>{@code
+   * EngineState state = client.state();
+   * while (true) {
+   *   state = client.state(state.revision(), Duration.ofSeconds(60));
+   *   redraw(state.sessions());
+   * }
+   * }</pre>
+   *
+   * <p>The engine caps the time-out at 300 s; this call gives up {@link
+   * Builder#waitMargin(Duration) 15 s} after it.
+   *
+   * @param after the revision of the state the caller has
+   * @param timeout how long the engine may hold the call; {@code null} leaves it to the engine (60
+   *     s)
+   * @return the engine's state, with its revision
+   * @throws CliqueException if the call fails
+   * @throws IllegalArgumentException if {@code after} or {@code timeout} is negative
+   */
+  EngineState state(long after, Duration timeout) throws CliqueException;
+
+  /**
    * Every session of the engine ({@code GET /api/state}).
    *
    * @return the sessions, in the engine's order
@@ -148,6 +175,16 @@ public interface CliqueClient {
    * @return a future of the engine's state; cancelling it aborts the call
    */
   CompletableFuture<EngineState> stateAsync();
+
+  /**
+   * The asynchronous twin of {@link #state(long, Duration)}.
+   *
+   * @param after the revision of the state the caller has
+   * @param timeout how long the engine may hold the call; {@code null} leaves it to the engine
+   * @return a future of the engine's state; cancelling it aborts the held call
+   * @throws IllegalArgumentException as {@link #state(long, Duration)} does, at once
+   */
+  CompletableFuture<EngineState> stateAsync(long after, Duration timeout);
 
   /**
    * The asynchronous twin of {@link #sessions()}.

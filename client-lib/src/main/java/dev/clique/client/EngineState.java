@@ -6,9 +6,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Everything {@code GET /api/state} answers: the engine's version, its sessions and its CLI
- * catalogue. Optional parts a CLIque panel adds ({@code folders}, {@code settings}, ...) are in
- * {@link #json()}.
+ * Everything {@code GET /api/state} answers: the engine's version, the revision of what it shows,
+ * its sessions and its CLI catalogue. Optional parts a CLIque panel adds ({@code folders}, {@code
+ * settings}, ...) are in {@link #json()}.
  *
  * <pre>{@code
  * EngineState state = client.state();
@@ -16,16 +16,20 @@ import java.util.Optional;
  * }</pre>
  *
  * @param version the engine's version ({@code ""} when it sent none)
+ * @param revision what {@link CliqueClient#state(long, java.time.Duration)} waits to move past;
+ *     {@code 0} from an engine without a change feed (a CLIque panel)
  * @param sessions the sessions, in the engine's order
  * @param clis the CLI catalogue
  * @param json the answer exactly as the engine sent it
  */
-public record EngineState(String version, List<Session> sessions, List<Cli> clis, JsonNode json) {
+public record EngineState(
+    String version, long revision, List<Session> sessions, List<Cli> clis, JsonNode json) {
 
   /**
    * Copies the lists and {@code json}.
    *
    * @param version the engine's version ({@code ""} when it sent none)
+   * @param revision the revision of what the engine shows; {@code 0} when it sent none
    * @param sessions the sessions, in the engine's order
    * @param clis the CLI catalogue
    * @param json the answer exactly as the engine sent it

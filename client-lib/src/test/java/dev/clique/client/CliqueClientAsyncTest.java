@@ -51,6 +51,8 @@ class CliqueClientAsyncTest {
     answer("/api/sessions/" + CLAUDE_ID + "/transcript", "transcript.json");
 
     assertThat(await(client.stateAsync())).isEqualTo(client.state());
+    assertThat(await(client.stateAsync(5, Duration.ofSeconds(20))))
+        .isEqualTo(client.state(5, Duration.ofSeconds(20)));
     assertThat(await(client.sessionsAsync())).isEqualTo(client.sessions());
     assertThat(await(client.sessionAsync(CLAUDE_ID))).isEqualTo(client.session(CLAUDE_ID));
     assertThat(await(client.sessionAsync("no-such-session"))).isEmpty();

@@ -248,6 +248,22 @@ class CliqueClientErrorsTest {
   }
 
   @Test
+  void aHeldStateMayTakeItsOwnTimeoutPlusTheMarginButNoLonger() throws Exception {
+    engine.stubFor(
+        get(urlPathEqualTo("/api/state"))
+            .willReturn(okJson(contract("state.json")).withFixedDelay(700)));
+    CliqueClient strict =
+        clientOf(engine).timeout(Duration.ofMillis(200)).waitMargin(Duration.ofMillis(300)).build();
+
+    EngineState patient = strict.state(1, Duration.ofMillis(600));
+    CliqueException e = failure(() -> strict.state(1, Duration.ofMillis(100)));
+
+    assertThat(patient.revision()).isEqualTo(1767171300125L);
+    assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+    assertThat(e.getMessage()).isEqualTo("clique API did not answer within 0.4 s");
+  }
+
+  @Test
   void aRedirectIsAnErrorAndTheTokenNeverReachesTheNewHost() {
     String there = Fixtures.urlOf(elsewhere) + "/api/state";
     elsewhere.stubFor(any(anyUrl()).willReturn(okJson(contract("state.json"))));

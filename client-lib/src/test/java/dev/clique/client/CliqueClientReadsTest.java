@@ -105,6 +105,38 @@ class CliqueClientReadsTest {
   }
 
   @Test
+  void aStateAfterARevisionAsksForItWithItsTimeoutAndCarriesTheNewRevision() throws Exception {
+    answer("/api/state", "state.json");
+
+    EngineState state = client.state(1767171300000L, Duration.ofSeconds(30));
+    client.state(7, null);
+
+    engine.verify(getRequestedFor(urlEqualTo("/api/state?after=1767171300000&timeout=30")));
+    engine.verify(
+        getRequestedFor(urlPathEqualTo("/api/state"))
+            .withQueryParam("after", equalTo("7"))
+            .withQueryParam("timeout", absent()));
+    assertThat(state.revision()).isEqualTo(1767171300125L);
+    assertThat(state.sessions()).extracting(Session::id).containsExactly(CLAUDE_ID, SHELL_ID);
+    assertThat(client.state().revision()).isEqualTo(1767171300125L);
+    assertThatThrownBy(() -> client.state(-1, null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("after");
+    assertThatThrownBy(() -> client.stateAsync(0, Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("timeout");
+  }
+
+  @Test
+  void aStateWithoutARevisionReadsAsRevisionZero() throws Exception {
+    ObjectNode state = (ObjectNode) contractJson("state.json");
+    state.remove("revision");
+    engine.stubFor(get(urlPathEqualTo("/api/state")).willReturn(okJson(state.toString())));
+
+    assertThat(client.state().revision()).isZero();
+  }
+
+  @Test
   void aStateNamedByANewerEngineIsUnknownNotAFailure() throws Exception {
     ObjectNode state = (ObjectNode) contractJson("state.json");
     ((ObjectNode) state.get("sessions").get(0)).put("state", "compacting");

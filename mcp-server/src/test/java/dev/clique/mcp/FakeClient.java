@@ -118,6 +118,11 @@ final class FakeClient implements CliqueClient {
   }
 
   @Override
+  public CompletableFuture<EngineState> stateAsync(long after, Duration timeout) {
+    return call("state", "", after + (timeout == null ? "" : " " + timeout.toMillis()));
+  }
+
+  @Override
   public CompletableFuture<List<Session>> sessionsAsync() {
     return call("state", "", "");
   }
@@ -134,6 +139,11 @@ final class FakeClient implements CliqueClient {
 
   @Override
   public EngineState state() {
+    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
+  }
+
+  @Override
+  public EngineState state(long after, Duration timeout) {
     throw new UnsupportedOperationException("the server only calls the asynchronous twins");
   }
 

@@ -31,7 +31,8 @@ final class Answers {
     for (JsonNode entry : fields.array("clis")) {
       clis.add(cli(entry));
     }
-    return new EngineState(fields.string("version"), sessions, clis, answer);
+    return new EngineState(
+        fields.string("version"), fields.longInteger("revision"), sessions, clis, answer);
   }
 
   static Session session(JsonNode row) throws MalformedAnswer {

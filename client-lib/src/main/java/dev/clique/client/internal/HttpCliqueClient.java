@@ -152,6 +152,11 @@ public final class HttpCliqueClient implements CliqueClient {
   }
 
   @Override
+  public EngineState state(long after, Duration timeout) throws CliqueException {
+    return http.get(stateUrl(after, timeout), waitLimit(timeout), Answers::state);
+  }
+
+  @Override
   public List<Session> sessions() throws CliqueException {
     return state().sessions();
   }
@@ -192,6 +197,11 @@ public final class HttpCliqueClient implements CliqueClient {
   @Override
   public CompletableFuture<EngineState> stateAsync() {
     return http.getAsync(url("api", "state"), readTimeout, Answers::state);
+  }
+
+  @Override
+  public CompletableFuture<EngineState> stateAsync(long after, Duration timeout) {
+    return http.getAsync(stateUrl(after, timeout), waitLimit(timeout), Answers::state);
   }
 
   @Override
@@ -287,13 +297,27 @@ public final class HttpCliqueClient implements CliqueClient {
               .map(SessionState::wireName)
               .collect(Collectors.joining(",")));
     }
+    addTimeout(url, timeout);
+    return url.build();
+  }
+
+  private HttpUrl stateUrl(long after, Duration timeout) {
+    if (after < 0) {
+      throw new IllegalArgumentException("after must be a revision the engine gave, got " + after);
+    }
+    HttpUrl.Builder url = url("api", "state").newBuilder();
+    url.addQueryParameter("after", Long.toString(after));
+    addTimeout(url, timeout);
+    return url.build();
+  }
+
+  private static void addTimeout(HttpUrl.Builder url, Duration timeout) {
     if (timeout != null) {
       if (timeout.isNegative()) {
         throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
       }
       url.addQueryParameter("timeout", Seconds.format(timeout));
     }
-    return url.build();
   }
 
   /** The socket outlives the engine's own answer by the margin. */

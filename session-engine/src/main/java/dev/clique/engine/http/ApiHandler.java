@@ -48,6 +48,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.ConnectionMetaData;
@@ -166,7 +167,12 @@ public final class ApiHandler extends Handler.Abstract {
     if (parts.size() == 2 && parts.get(1).equals("state")) {
       allow(method, "GET");
       require(token.get(), Scope.READ);
-      ok(response, callback, state());
+      String after = query(request, "after");
+      if (after == null) {
+        ok(response, callback, state());
+      } else {
+        changeAfter(after, token.get(), request, response, callback);
+      }
       return;
     }
     if (parts.size() >= 2 && parts.get(1).equals("sessions")) {
@@ -338,6 +344,9 @@ public final class ApiHandler extends Handler.Abstract {
   private Map<String, Object> state() {
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("version", version);
+    // Read before the sessions: a change between the two then shows as a revision to come, never
+    // as a change a reader already has the revision of.
+    answer.put("revision", sessions.changes().revision());
     answer.put("sessions", sessions.sessions());
     List<Map<String, Object>> clis = new ArrayList<>();
     for (CliDefinition cli : sessions.catalogue().all()) {
@@ -419,6 +428,55 @@ public final class ApiHandler extends Handler.Abstract {
   private void await(String id, Token token, Request request, Response response, Callback callback)
       throws ApiError {
     existing(id);
+    long millis = timeoutMillis(request);
+    Set<String> wanted = new LinkedHashSet<>();
+    String forParam = query(request, "for");
+    for (String name : (forParam == null || forParam.isBlank() ? "idle" : forParam).split(",")) {
+      String state = name.strip().toLowerCase(Locale.ROOT);
+      if (SessionState.fromWire(state).isEmpty()) {
+        throw ApiError.badRequest("unknown state: " + name.strip());
+      }
+      wanted.add(state);
+    }
+    this.<WaitOutcome>hold(
+        "wait on " + id,
+        token,
+        () -> call(() -> sessions.await(id, wanted, millis)),
+        ApiHandler::waitAnswer,
+        request,
+        response,
+        callback);
+  }
+
+  /**
+   * {@code GET /api/state?after=N}: held, like a wait, until the revision is not {@code N}, then
+   * the state; the state unchanged, with the same revision, when the time-out passes.
+   */
+  private void changeAfter(
+      String afterParam, Token token, Request request, Response response, Callback callback)
+      throws ApiError {
+    long after;
+    try {
+      after = Long.parseLong(afterParam.strip());
+    } catch (NumberFormatException e) {
+      throw ApiError.badRequest("after must be a revision: a whole number, as /api/state gave it");
+    }
+    if (after < 0) {
+      throw ApiError.badRequest("after must be a revision: 0 or more");
+    }
+    long millis = timeoutMillis(request);
+    this.<Long>hold(
+        "state after " + after,
+        token,
+        () -> sessions.changes().after(after, millis),
+        revision -> state(),
+        request,
+        response,
+        callback);
+  }
+
+  /** The {@code timeout} of a held request, in milliseconds: 60 s unless given, at most 300 s. */
+  private static long timeoutMillis(Request request) throws ApiError {
     double timeout = 60;
     String timeoutParam = query(request, "timeout");
     if (timeoutParam != null) {
@@ -431,29 +489,42 @@ public final class ApiHandler extends Handler.Abstract {
         throw ApiError.badRequest("timeout must be 0 or more seconds");
       }
     }
-    timeout = Math.min(timeout, 300);
-    Set<String> wanted = new LinkedHashSet<>();
-    String forParam = query(request, "for");
-    for (String name : (forParam == null || forParam.isBlank() ? "idle" : forParam).split(",")) {
-      String state = name.strip().toLowerCase(Locale.ROOT);
-      if (SessionState.fromWire(state).isEmpty()) {
-        throw ApiError.badRequest("unknown state: " + name.strip());
-      }
-      wanted.add(state);
-    }
-    long millis = (long) (timeout * 1000);
+    return (long) (Math.min(timeout, 300) * 1000);
+  }
+
+  /** Starts what a held request waits for. */
+  @FunctionalInterface
+  private interface Pending<T> {
+    CompletableFuture<T> start() throws ApiError;
+  }
+
+  /**
+   * Holds the request until {@code pending} completes, then answers what {@code answer} makes of
+   * it. It holds no thread, and one of the token's places for held requests; a client that hangs up
+   * cancels it.
+   */
+  private <T> void hold(
+      String what,
+      Token token,
+      Pending<T> start,
+      Function<T, Object> answer,
+      Request request,
+      Response response,
+      Callback callback)
+      throws ApiError {
     Runnable release = waitQuota.acquire(token.id());
-    CompletableFuture<WaitOutcome> pending;
+    CompletableFuture<T> pending;
     try {
-      pending = call(() -> sessions.await(id, wanted, millis));
+      pending = start.start();
     } catch (ApiError | RuntimeException e) {
       release.run();
       throw e;
     }
     AutoCloseable watch = () -> {};
     if (!pending.isDone()) {
-      // The wait's own timer ends it, not the connection's idle time-out. A client that hangs up
-      // ends it at once (the TCP table says so; Jetty would notice only when it writes the answer).
+      // The held request's own timer ends it, not the connection's idle time-out. A client that
+      // hangs up ends it at once (the TCP table says so; Jetty would notice only when it writes the
+      // answer).
       request.addIdleTimeoutListener(idle -> false);
       request.addFailureListener(failure -> pending.cancel(false));
       ConnectionMetaData connection = request.getConnectionMetaData();
@@ -475,10 +546,15 @@ public final class ApiHandler extends Handler.Abstract {
           if (failure instanceof CancellationException) {
             callback.failed(failure);
           } else if (failure != null) {
-            log.error("wait on {} failed", id, failure);
+            log.error("{} failed", what, failure);
             error(response, callback, 500, "internal error");
           } else {
-            ok(response, callback, waitAnswer(outcome));
+            try {
+              ok(response, callback, answer.apply(outcome));
+            } catch (RuntimeException e) {
+              log.error("the answer to {} failed", what, e);
+              error(response, callback, 500, "internal error");
+            }
           }
         });
   }

@@ -5,10 +5,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * How many waits may be pending at once, per token and in all: a wait holds a connection, and a
- * read-only token (the one an MCP client holds) must not be able to take every file descriptor the
- * engine has. Over the cap a wait is refused with 503 and {@code Retry-After}; the rest keep
- * working.
+ * How many waits (and {@code /api/state?after=} requests, held the same way) may be pending at
+ * once, per token and in all: a held request holds a connection, and a read-only token (the one an
+ * MCP client holds) must not be able to take every file descriptor the engine has. Over the cap a
+ * wait is refused with 503 and {@code Retry-After}; the rest keep working.
  */
 final class WaitQuota {
   private final int perToken;
@@ -36,12 +36,17 @@ final class WaitQuota {
     if (mine.incrementAndGet() > perToken) {
       mine.decrementAndGet();
       throw new ApiError(
-          503, "this token already has " + perToken + " pending waits, the most it may hold");
+          503,
+          "this token already has "
+              + perToken
+              + " pending waits and held state requests, the most it may hold");
     }
     if (all.incrementAndGet() > total) {
       all.decrementAndGet();
       mine.decrementAndGet();
-      throw new ApiError(503, "the engine already holds " + total + " pending waits, its most");
+      throw new ApiError(
+          503,
+          "the engine already holds " + total + " pending waits and held state requests, its most");
     }
     return () -> {
       all.decrementAndGet();

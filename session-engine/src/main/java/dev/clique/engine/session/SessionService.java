@@ -111,6 +111,9 @@ public final class SessionService implements AutoCloseable {
 
   private final SessionWatcher watcher;
   private volatile Listing listing;
+  private final ChangeFeed changes;
+  private final Object marking = new Object();
+  private Marked marked; // guarded by marking
 
   public SessionService(
       SessionStore store,
@@ -140,6 +143,7 @@ public final class SessionService implements AutoCloseable {
     this.clock = clock;
     this.engineUrl = engineUrl;
     this.waits = new WaitRegistry(clock);
+    this.changes = new ChangeFeed(clock.millis());
     this.watcher =
         new SessionWatcher(
             this.tmux,
@@ -147,12 +151,14 @@ public final class SessionService implements AutoCloseable {
             () -> records(watchedFound),
             catalogue,
             waits,
+            this::noteChanges,
             clock);
     discovery.onChange(
         found -> {
           watchedFound = found;
           watcher.refreshNow();
           shownFound = found;
+          noteChanges();
         });
   }
 
@@ -393,6 +399,41 @@ public final class SessionService implements AutoCloseable {
   public Optional<SessionView> session(String id) {
     return record(id).map(record -> view(record, watcher.snapshot()));
   }
+
+  /** The revision of what {@link #sessions()} shows, and the requests held until it moves. */
+  public ChangeFeed changes() {
+    return changes;
+  }
+
+  /**
+   * Moves the revision if a reader of {@link #sessions()} would see a change: after every publish
+   * of the snapshot and every change of the discovered sessions. Marks are made only when the
+   * records, the discovered sessions or the snapshot are not those of the last look.
+   */
+  private void noteChanges() {
+    synchronized (marking) {
+      List<SessionRecord> recorded = store.all();
+      List<Found> found = shownFound;
+      SessionWatcher.Snapshot snapshot = watcher.snapshot();
+      Marked last = marked;
+      if (last != null
+          && last.snapshot() == snapshot
+          && last.found() == found
+          && last.records().equals(recorded)) {
+        return;
+      }
+      marked = new Marked(recorded, found, snapshot);
+      List<ChangeFeed.Mark> marks = new ArrayList<>();
+      for (SessionRecord record : records(found)) {
+        marks.add(ChangeFeed.Mark.of(view(record, snapshot)));
+      }
+      changes.observe(marks);
+    }
+  }
+
+  /** What the last marks were made from. */
+  private record Marked(
+      List<SessionRecord> records, List<Found> found, SessionWatcher.Snapshot snapshot) {}
 
   /** The session's record: a stored one, or a discovered session's (not adopted). */
   public Optional<SessionRecord> record(String id) {
@@ -719,6 +760,7 @@ public final class SessionService implements AutoCloseable {
     discovery.close();
     watcher.close();
     waits.close();
+    changes.close();
   }
 
   SessionWatcher watcher() {

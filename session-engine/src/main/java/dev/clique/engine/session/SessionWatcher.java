@@ -77,6 +77,7 @@ final class SessionWatcher implements AutoCloseable {
   private final Supplier<List<SessionRecord>> records;
   private final CliCatalogue catalogue;
   private final WaitRegistry waits;
+  private final Runnable published;
   private final Clock clock;
   private final ScheduledExecutorService watch = daemon("session-watch");
   private final ScheduledExecutorService stats = daemon("session-stats");
@@ -96,12 +97,14 @@ final class SessionWatcher implements AutoCloseable {
       Supplier<List<SessionRecord>> records,
       CliCatalogue catalogue,
       WaitRegistry waits,
+      Runnable published,
       Clock clock) {
     this.tmux = tmux;
     this.detector = detector;
     this.records = records;
     this.catalogue = catalogue;
     this.waits = waits;
+    this.published = published;
     this.clock = clock;
   }
 
@@ -149,7 +152,10 @@ final class SessionWatcher implements AutoCloseable {
     publish();
   }
 
-  /** Publishes what the detector says now, without looking at tmux. */
+  /**
+   * Publishes what the detector says now, without looking at tmux; then wakes the waits the change
+   * ends and tells {@code published}.
+   */
   void publish() {
     List<String[]> changes = new ArrayList<>();
     synchronized (lock) {
@@ -170,6 +176,7 @@ final class SessionWatcher implements AutoCloseable {
     for (String[] change : changes) {
       waits.changed(change[0], change[1]);
     }
+    published.run();
   }
 
   /** One look: the watch thread calls it every tick; tests call it by hand. */

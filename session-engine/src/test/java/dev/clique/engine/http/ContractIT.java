@@ -72,6 +72,10 @@ class ContractIT {
     JsonNode state = body(engine.send("GET", "/api/state", readOnly, null), 200);
     JsonNode expected = contract("state.json");
     assertSameShape("state.version", expected.get("version"), state.get("version"));
+    assertSameShape("state.revision", expected.get("revision"), state.get("revision"));
+    assertThat(state.get("revision").isIntegralNumber())
+        .as("the revision is a whole number")
+        .isTrue();
     assertSameShape("state.sessions[1]", expected.at("/sessions/1"), state.at("/sessions/0"));
     assertSameShape("state.clis[0]", expected.at("/clis/0"), state.at("/clis/0"));
   }
