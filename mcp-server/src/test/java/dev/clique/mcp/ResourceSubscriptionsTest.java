@@ -3,6 +3,7 @@ package dev.clique.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -160,6 +161,8 @@ class ResourceSubscriptionsTest {
     eventually("the feed is held", () -> feed.holding.get() == 1);
     feed.setState(Fixtures.CLAUDE_ID, "idle");
     awaitNotification(mcp, updated(CLAUDE));
+    awaitNotification(mcp, updated("clique://sessions"));
+    awaitNotification(mcp, updated(CLAUDE + "/pane"));
     eventually("the feed is held again", () -> feed.holding.get() == 1);
     assertThat(feed.mostHeld.get()).as("never two held requests at once").isEqualTo(1);
 
@@ -174,6 +177,22 @@ class ResourceSubscriptionsTest {
     feed.setState(Fixtures.CLAUDE_ID, "working");
     assertThat(notificationsWithin(mcp, Duration.ofMillis(300))).isEmpty();
     assertThat(feed.heldRequests.get()).as("nothing more is asked").isEqualTo(asked);
+  }
+
+  @Test
+  void anEngineWithoutAFeedIsReadAgainEveryFewSecondsNotInALoop() throws Exception {
+    // A CLIque panel: no revision, and an after= it does not know is answered at once.
+    ObjectNode panel = (ObjectNode) Fixtures.contractJson("state.json");
+    panel.remove("revision");
+    engine.on("/api/state", FakeEngine.json(200, panel.toString()));
+    subscribe(CLAUDE);
+    Thread.sleep(1500);
+    assertThat(engine.requestsTo("/api/state").size())
+        .as("reads in 1.5 s: the subscribe's, the feed's first and at most one more")
+        .isBetween(2, 4);
+    ((ObjectNode) panel.at("/sessions/0")).put("state", "idle");
+    engine.on("/api/state", FakeEngine.json(200, panel.toString()));
+    awaitNotification(mcp, updated(CLAUDE));
   }
 
   @Test

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * the one before, and what changed (a session's state, attention or deciding signal; sessions come
  * or gone) goes to the listener. The held request holds no thread here, and stopping cancels it.
  *
- * <p>An engine whose state has no {@code revision} (a CLIque panel) is read again every {@link
- * #PAUSE} instead, and so is one that could not be reached.
+ * <p>An engine whose state has no {@code revision} (a CLIque panel, which answers at once) is read
+ * again every {@link #PAUSE} instead, and so is one that could not be reached.
  */
 final class ChangeFeed implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ChangeFeed.class);
@@ -38,7 +38,8 @@ final class ChangeFeed implements AutoCloseable {
   /** An answer at once that says nothing changed is not a hold: pause rather than spin. */
   private static final long AT_ONCE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-  private static final long NO_REVISION = Long.MIN_VALUE;
+  /** The revision before the first read: that read is a plain one. */
+  private static final long NOT_YET = -1;
 
   /**
    * What changed between two reads of the state.
@@ -65,7 +66,7 @@ final class ChangeFeed implements AutoCloseable {
   private long generation;
   private boolean running;
   private Map<String, String> seen;
-  private long revision = NO_REVISION;
+  private long revision = NOT_YET;
   private CompletableFuture<EngineState> call;
 
   ChangeFeed(CliqueClient client, Consumer<Changes> listener) {
@@ -84,7 +85,7 @@ final class ChangeFeed implements AutoCloseable {
     running = true;
     long current = ++generation;
     seen = baseline == null ? null : fingerprints(baseline);
-    revision = baseline == null ? NO_REVISION : revisionOf(baseline);
+    revision = baseline == null ? NOT_YET : baseline.revision();
     ask(current);
   }
 
@@ -111,7 +112,7 @@ final class ChangeFeed implements AutoCloseable {
     long startedAt = System.nanoTime();
     CompletableFuture<EngineState> pending;
     try {
-      pending = asked == NO_REVISION ? client.stateAsync() : client.stateAsync();
+      pending = asked == NOT_YET ? client.stateAsync() : client.stateAsync(asked, HOLD);
     } catch (RuntimeException e) {
       pending = CompletableFuture.failedFuture(e);
     }
@@ -137,9 +138,9 @@ final class ChangeFeed implements AutoCloseable {
           changes = diff(seen, now);
         }
         seen = now;
-        revision = revisionOf(state);
-        boolean atOnce = System.nanoTime() - startedAt < AT_ONCE_NANOS;
-        pause = revision == NO_REVISION || (revision == asked && atOnce);
+        revision = state.revision();
+        // A CLIque panel has no feed: it answers at once, always with revision 0.
+        pause = revision == asked && System.nanoTime() - startedAt < AT_ONCE_NANOS;
       }
     }
     if (changes != null && changes.any()) {
@@ -183,10 +184,5 @@ final class ChangeFeed implements AutoCloseable {
       }
     }
     return new Changes(changed, !before.keySet().equals(after.keySet()));
-  }
-
-  private static long revisionOf(EngineState state) {
-    JsonNode revision = state.json().get("revision");
-    return revision != null && revision.isIntegralNumber() ? revision.asLong() : NO_REVISION;
   }
 }
