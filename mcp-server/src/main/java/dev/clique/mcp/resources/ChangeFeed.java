@@ -78,14 +78,17 @@ final class ChangeFeed implements AutoCloseable {
    * Follows the feed from {@code baseline} (a state just read, so that nothing between it and the
    * first held request is missed), unless it already runs; {@code null}: from a first read.
    */
-  synchronized void start(EngineState baseline) {
-    if (running) {
-      return;
+  void start(EngineState baseline) {
+    long current;
+    synchronized (this) {
+      if (running) {
+        return;
+      }
+      running = true;
+      current = ++generation;
+      seen = baseline == null ? null : fingerprints(baseline);
+      revision = baseline == null ? NOT_YET : baseline.revision();
     }
-    running = true;
-    long current = ++generation;
-    seen = baseline == null ? null : fingerprints(baseline);
-    revision = baseline == null ? NOT_YET : baseline.revision();
     ask(current);
   }
 
@@ -104,19 +107,26 @@ final class ChangeFeed implements AutoCloseable {
     stop();
   }
 
-  private synchronized void ask(long current) {
-    if (current != generation) {
-      return;
-    }
-    long asked = revision;
+  /**
+   * Asks for the next state. The answer is taken outside this object's lock: one that is already
+   * there runs the listener at once, and the listener takes locks of its own.
+   */
+  private void ask(long current) {
+    long asked;
     long startedAt = System.nanoTime();
     CompletableFuture<EngineState> pending;
-    try {
-      pending = asked == NOT_YET ? client.stateAsync() : client.stateAsync(asked, HOLD);
-    } catch (RuntimeException e) {
-      pending = CompletableFuture.failedFuture(e);
+    synchronized (this) {
+      if (current != generation) {
+        return;
+      }
+      asked = revision;
+      try {
+        pending = asked == NOT_YET ? client.stateAsync() : client.stateAsync(asked, HOLD);
+      } catch (RuntimeException e) {
+        pending = CompletableFuture.failedFuture(e);
+      }
+      call = pending;
     }
-    call = pending;
     pending.whenComplete((state, failure) -> answered(current, asked, startedAt, state, failure));
   }
 
