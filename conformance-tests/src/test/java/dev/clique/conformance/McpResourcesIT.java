@@ -52,7 +52,12 @@ class McpResourcesIT {
     long deadline = System.nanoTime() + A_WHILE.toNanos();
     List<String> skipped = new ArrayList<>();
     while (System.nanoTime() < deadline) {
-      String line = process.nextLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+      String line;
+      try {
+        line = process.nextLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "; skipped: " + skipped, e);
+      }
       JsonNode frame = JSON.readTree(line);
       if (wanted.test(frame)) {
         return frame;
@@ -168,8 +173,7 @@ class McpResourcesIT {
                 "notifications",
                 Map.of("resourcesListChanged", true, "resourceSubscriptions", List.of(session))));
         JsonNode ack =
-            awaitLine(
-                mcp,
+            client.await(
                 frame ->
                     frame
                         .path("method")
@@ -178,32 +182,49 @@ class McpResourcesIT {
         assertThat(ack.at("/params/_meta/io.modelcontextprotocol~1subscriptionId").asText())
             .isEqualTo("watch");
 
-        // Wait until the embedded engine has the session alive, so the change below is the
-        // command's and not its first look at tmux.
-        while (System.nanoTime() < deadline
-            && !JSON.readTree(
-                    client
-                        .request(3, "resources/read", Map.of("uri", session))
-                        .at("/result/contents/0/text")
-                        .asText("{}"))
-                .path("state")
-                .asText()
-                .equals("idle")) {
+        // Once the embedded engine has the session alive, stopping its tmux session (through
+        // the serve beside it) is a change of state that depends on nothing the shell does.
+        String shown = "";
+        long alive = System.nanoTime() + A_WHILE.toNanos();
+        while (System.nanoTime() < alive && !shown.contains("\"alive\":true")) {
           Thread.sleep(200);
+          shown =
+              client
+                  .request(3, "resources/read", Map.of("uri", session))
+                  .at("/result/contents/0/text")
+                  .asText("");
         }
-        type(engine, admin, first, "sleep 3");
-        JsonNode updated =
-            awaitLine(
-                mcp,
-                frame ->
-                    frame.path("method").asText().equals(UPDATED)
-                        && frame.at("/params/uri").asText().equals(session));
+        assertThat(shown)
+            .as("the embedded engine sees the session alive")
+            .contains("\"alive\":true");
+        HttpResponse<String> killed = engine.post("/api/sessions/" + first + "/kill", admin, "");
+        assertThat(killed.statusCode()).as(killed.body()).isEqualTo(200);
+        // Each notification is followed by a read, as a client would; the last says stopped.
+        String state = "";
+        JsonNode updated = null;
+        long stopped = System.nanoTime() + A_WHILE.toNanos();
+        while (!state.equals("stopped") && System.nanoTime() < stopped) {
+          updated =
+              client.await(
+                  frame ->
+                      frame.path("method").asText().equals(UPDATED)
+                          && frame.at("/params/uri").asText().equals(session));
+          state =
+              JSON.readTree(
+                      client
+                          .request(3, "resources/read", Map.of("uri", session))
+                          .at("/result/contents/0/text")
+                          .asText("{}"))
+                  .path("state")
+                  .asText();
+        }
+        assertThat(state).isEqualTo("stopped");
         assertThat(updated.at("/params/_meta/io.modelcontextprotocol~1subscriptionId").asText())
             .isEqualTo("watch");
 
         engine.createShell(admin, "second");
         JsonNode listChanged =
-            awaitLine(mcp, frame -> frame.path("method").asText().equals(LIST_CHANGED));
+            client.await(frame -> frame.path("method").asText().equals(LIST_CHANGED));
         assertThat(listChanged.at("/params/_meta/io.modelcontextprotocol~1subscriptionId").asText())
             .isEqualTo("watch");
 
@@ -236,8 +257,18 @@ class McpResourcesIT {
     }
   }
 
-  /** A 2026-07-28 client on a spawned server: every request names the version in its _meta. */
-  private record Modern(Spawned mcp) {
+  /**
+   * A 2026-07-28 client on a spawned server: every request names the version in its _meta, and a
+   * frame read while looking for another is kept for a later look, not dropped.
+   */
+  private static final class Modern {
+    private final Spawned mcp;
+    private final List<JsonNode> unread = new ArrayList<>();
+
+    Modern(Spawned mcp) {
+      this.mcp = mcp;
+    }
+
     void send(Object id, String method, Map<String, Object> params) throws Exception {
       Map<String, Object> withMeta = new java.util.HashMap<>(params);
       withMeta.put(
@@ -256,7 +287,30 @@ class McpResourcesIT {
 
     JsonNode request(int id, String method, Map<String, Object> params) throws Exception {
       send(id, method, params);
-      return awaitLine(mcp, frame -> frame.path("id").asInt(-1) == id && !frame.has("method"));
+      return await(frame -> frame.path("id").asInt(-1) == id && !frame.has("method"));
+    }
+
+    /** The first frame, kept or new, that {@code wanted} accepts. */
+    JsonNode await(Predicate<JsonNode> wanted) throws Exception {
+      for (int i = 0; i < unread.size(); i++) {
+        if (wanted.test(unread.get(i))) {
+          return unread.remove(i);
+        }
+      }
+      long deadline = System.nanoTime() + A_WHILE.toNanos();
+      while (true) {
+        String line;
+        try {
+          line = mcp.nextLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        } catch (AssertionError e) {
+          throw new AssertionError(e.getMessage() + "; unread: " + unread, e);
+        }
+        JsonNode frame = JSON.readTree(line);
+        if (wanted.test(frame)) {
+          return frame;
+        }
+        unread.add(frame);
+      }
     }
   }
 }
