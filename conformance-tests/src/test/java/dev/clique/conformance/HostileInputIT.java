@@ -153,7 +153,7 @@ class HostileInputIT {
             "{\"jsonrpc\":\"2.0\",\"id\":\""
                 + id
                 + "\",\"method\":\""
-                + List.of("no/such", "tools/nope", "", "resources/list", "INITIALIZE")
+                + List.of("no/such", "tools/nope", "", "prompts/list", "INITIALIZE")
                     .get(random.nextInt(5))
                 + "\"}");
       case 7:

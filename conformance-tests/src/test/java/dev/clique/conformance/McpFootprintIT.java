@@ -60,7 +60,18 @@ class McpFootprintIT {
             Map.of("_meta", Map.of("io.modelcontextprotocol/protocolVersion", "2026-07-28"));
         assertThat(dialogue.request("tools/list", modern).at("/result/resultType").asText())
             .isEqualTo("complete");
-        assertThat(dialogue.request("resources/list", null).at("/error/code").asInt())
+        assertThat(dialogue.request("resources/list", null).at("/result/resources").size())
+            .isEqualTo(3);
+        assertThat(
+                dialogue
+                    .request("resources/read", Map.of("uri", "clique://sessions/" + id + "/pane"))
+                    .at("/result/contents/0/mimeType")
+                    .asText())
+            .isEqualTo("application/json");
+        Map<String, Object> list = Map.of("uri", "clique://sessions");
+        assertThat(dialogue.request("resources/subscribe", list).has("result")).isTrue();
+        assertThat(dialogue.request("resources/unsubscribe", list).has("result")).isTrue();
+        assertThat(dialogue.request("prompts/list", null).at("/error/code").asInt())
             .isEqualTo(-32601);
         mcp.closeStdin();
         assertThat(mcp.waitFor(Duration.ofSeconds(10))).isZero();

@@ -7,6 +7,7 @@ import dev.clique.mcp.protocol.OutputSchemaValidator;
 import dev.clique.mcp.protocol.RequestRouter;
 import dev.clique.mcp.protocol.SdkJsonMapper;
 import dev.clique.mcp.protocol.ServerIdentity;
+import dev.clique.mcp.resources.ResourceRoutes;
 import dev.clique.mcp.stdio.FrameWriter;
 import dev.clique.mcp.stdio.StdioFront;
 import dev.clique.mcp.tools.CliqueTool;
@@ -34,8 +35,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code clique mcp}: the five read-only tools on stdin/stdout. The tools reach sessions only
- * through the GET-only {@link CliqueClient}, so nothing here can type into a session.
+ * {@code clique mcp}: the five read-only tools on stdin/stdout, and the sessions as resources. Both
+ * reach sessions only through the GET-only {@link CliqueClient}, so nothing here can type into a
+ * session.
  */
 public final class CliqueMcpServer {
   public static final String NAME = "clique";
@@ -68,8 +70,9 @@ public final class CliqueMcpServer {
   private final AtomicReference<Serving> serving = new AtomicReference<>();
   private volatile boolean stopped;
 
-  /** What {@link #stop()} ends: the stdout frames, the pending calls and stdin. */
-  private record Serving(FrameWriter frames, RequestRouter router, InputStream in) {}
+  /** What {@link #stop()} ends: the stdout frames, the pending calls, the subscriptions, stdin. */
+  private record Serving(
+      FrameWriter frames, RequestRouter router, ResourceRoutes resources, InputStream in) {}
 
   public CliqueMcpServer(CliqueClient client) {
     this(client, PROGRESS_EVERY, DRAIN_ON_EOF);
@@ -105,12 +108,14 @@ public final class CliqueMcpServer {
   }
 
   /**
-   * {@code {"tools": {"listChanged": false}}}, as the SDK writes its capabilities: made by hand,
-   * since having Jackson write the SDK's record costs tens of milliseconds at start.
+   * {@code {"tools": {"listChanged": false}, "resources": {"subscribe": true, "listChanged":
+   * true}}}, as the SDK writes its capabilities: made by hand, since having Jackson write the SDK's
+   * record costs tens of milliseconds at start.
    */
   static ObjectNode capabilities() {
     ObjectNode capabilities = JsonNodeFactory.instance.objectNode();
     capabilities.putObject("tools").put("listChanged", false);
+    capabilities.putObject("resources").put("subscribe", true).put("listChanged", true);
     return capabilities;
   }
 
@@ -137,8 +142,10 @@ public final class CliqueMcpServer {
     Set<String> names = new LinkedHashSet<>();
     tools.forEach(tool -> names.add(tool.name()));
     ServerIdentity identity = new ServerIdentity(NAME, version(), INSTRUCTIONS, capabilities());
-    RequestRouter router = new RequestRouter(frames, identity, names, progressEvery);
-    serving.set(new Serving(frames, router, in));
+    ResourceRoutes resources = new ResourceRoutes(client, frames);
+    RequestRouter router =
+        new RequestRouter(frames, identity, names, progressEvery, resources.routes());
+    serving.set(new Serving(frames, router, resources, in));
     if (stopped) {
       stop();
       return;
@@ -165,6 +172,7 @@ public final class CliqueMcpServer {
       // stop() closed stdin under the read: the end of input, asked for.
     } finally {
       router.close();
+      resources.close();
     }
   }
 
@@ -185,6 +193,7 @@ public final class CliqueMcpServer {
     }
     current.frames().close();
     current.router().close();
+    current.resources().close();
     try {
       current.in().close();
     } catch (IOException e) {
@@ -200,7 +209,7 @@ public final class CliqueMcpServer {
         .jsonMapper(new SdkJsonMapper())
         .serverInfo(NAME, identity.version())
         .instructions(INSTRUCTIONS)
-        .capabilities(ServerCapabilities.builder().tools(false).build())
+        .capabilities(ServerCapabilities.builder().tools(false).resources(true, true).build())
         .jsonSchemaValidator(validator)
         .validateToolInputs(false)
         .tools(

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 class CapabilitiesTest {
   @Test
   void theHandWrittenCapabilitiesAreTheSdksOwn() {
-    ServerCapabilities sdk = ServerCapabilities.builder().tools(false).build();
+    ServerCapabilities sdk =
+        ServerCapabilities.builder().tools(false).resources(true, true).build();
     assertThat(CliqueMcpServer.capabilities()).isEqualTo(Fixtures.JSON.valueToTree(sdk));
   }
 }

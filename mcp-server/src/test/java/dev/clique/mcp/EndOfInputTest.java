@@ -68,4 +68,31 @@ class EndOfInputTest {
     assertThat(mcp.answerTo(id, Duration.ofMillis(100)).at("/result/isError").asBoolean(true))
         .isFalse();
   }
+
+  @Test
+  void anOpenListenAndASubscriptionEndWithStdinAndLetGoOfTheHeldFeed() throws Exception {
+    FakeFeed feed = FakeFeed.ofTheContract();
+    try (FakeEngine engine = FakeEngine.start().on("/api/state", feed)) {
+      CliqueClient client =
+          CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
+      McpHarness mcp = McpHarness.start(new CliqueMcpServer(client));
+      mcp.request("resources/subscribe", Map.of("uri", "clique://sessions"));
+      mcp.sendRequest(
+          "subscriptions/listen",
+          ResourcesTest.modern(Map.of("notifications", Map.of("resourcesListChanged", true))));
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (feed.holding.get() < 1 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      long start = System.nanoTime();
+      mcp.closeInput();
+      assertThat(mcp.awaitEnd(Duration.ofSeconds(1))).isTrue();
+      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(600));
+      long closed = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (feed.abandoned.get() < 1 && System.nanoTime() < closed) {
+        Thread.sleep(10);
+      }
+      assertThat(feed.abandoned.get()).isEqualTo(1);
+    }
+  }
 }

@@ -52,7 +52,10 @@ class ModernEraTest {
     assertThat(versions)
         .containsExactly(MODERN, "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
     assertThat(result.get("capabilities"))
-        .isEqualTo(Fixtures.json("{\"tools\":{\"listChanged\":false}}"));
+        .isEqualTo(
+            Fixtures.json(
+                "{\"tools\":{\"listChanged\":false},"
+                    + "\"resources\":{\"subscribe\":true,\"listChanged\":true}}"));
     JsonNode info = result.at("/_meta/io.modelcontextprotocol~1serverInfo");
     assertThat(info.get("name").asText()).isEqualTo("clique");
     assertThat(info.get("version").asText()).isEqualTo(CliqueMcpServer.version());

@@ -45,14 +45,18 @@ class ProtocolVersionsTest {
   }
 
   @Test
-  void theResultNamesTheServerItsToolsCapabilityAndTheInstructions() throws Exception {
+  void theResultNamesTheServerItsToolsAndResourcesCapabilitiesAndTheInstructions()
+      throws Exception {
     JsonNode result = initialize("2025-11-25").get("result");
     assertThat(result.at("/serverInfo/name").asText()).isEqualTo("clique");
     assertThat(result.at("/serverInfo/version").asText())
         .isEqualTo(CliqueMcpServer.version())
         .matches("\\d+\\.\\d+\\.\\d+.*");
     assertThat(result.get("capabilities"))
-        .isEqualTo(Fixtures.json("{\"tools\":{\"listChanged\":false}}"));
+        .isEqualTo(
+            Fixtures.json(
+                "{\"tools\":{\"listChanged\":false},"
+                    + "\"resources\":{\"subscribe\":true,\"listChanged\":true}}"));
     assertThat(result.get("instructions").asText())
         .contains("list_sessions", "get_session", "wait", "preview_pane", "conversation")
         .contains("never type into a session");

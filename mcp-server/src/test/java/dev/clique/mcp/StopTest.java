@@ -2,6 +2,7 @@ package dev.clique.mcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clique.client.CliqueClient;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -66,6 +67,55 @@ class StopTest {
     client.calls.get(0).answer(FakeClient.waitResult(Fixtures.contractJson("wait-matched.json")));
     Thread.sleep(50);
     assertThat(written.toString(StandardCharsets.UTF_8)).isEqualTo(before);
+  }
+
+  @Test
+  void stopIsAsQuickWithAHeldChangeFeedAndLetsGoOfIt() throws Exception {
+    FakeFeed feed = FakeFeed.ofTheContract();
+    try (FakeEngine engine = FakeEngine.start().on("/api/state", feed)) {
+      Pipe stdin = Pipe.open();
+      ByteArrayOutputStream written = new ByteArrayOutputStream();
+      CliqueMcpServer server =
+          new CliqueMcpServer(
+              CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build());
+      CountDownLatch ended = new CountDownLatch(1);
+      Thread serving =
+          new Thread(
+              () -> {
+                try {
+                  server.serve(Channels.newInputStream(stdin.source()), written);
+                } catch (Exception e) {
+                  throw new IllegalStateException(e);
+                } finally {
+                  ended.countDown();
+                }
+              });
+      serving.setDaemon(true);
+      serving.start();
+      write(stdin, INITIALIZE);
+      write(
+          stdin,
+          "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/subscribe\",\"params\":"
+              + "{\"uri\":\"clique://sessions\"}}\n");
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (feed.holding.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(feed.holding.get()).as("the feed is held").isEqualTo(1);
+      long stopped = System.nanoTime();
+      server.stop();
+      assertThat(ended.await(1, TimeUnit.SECONDS)).as("serve returned").isTrue();
+      assertThat(Duration.ofNanos(System.nanoTime() - stopped)).isLessThan(Duration.ofMillis(100));
+      deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      while (feed.abandoned.get() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(feed.abandoned.get()).as("the held request is let go of").isEqualTo(1);
+      String before = written.toString(StandardCharsets.UTF_8);
+      feed.setState(Fixtures.CLAUDE_ID, "idle");
+      Thread.sleep(100);
+      assertThat(written.toString(StandardCharsets.UTF_8)).isEqualTo(before);
+    }
   }
 
   @Test

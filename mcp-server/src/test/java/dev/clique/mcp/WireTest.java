@@ -121,7 +121,7 @@ class WireTest {
 
   @Test
   void anUnknownMethodIsMethodNotFound() throws Exception {
-    JsonNode answer = mcp.request("resources/list", null);
+    JsonNode answer = mcp.request("prompts/list", null);
     assertThat(answer.at("/error/code").asInt()).isEqualTo(-32601);
     assertThat(mcp.request("no/such/method", Map.of()).at("/error/code").asInt()).isEqualTo(-32601);
   }

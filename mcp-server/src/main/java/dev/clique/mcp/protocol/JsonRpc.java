@@ -12,6 +12,12 @@ public final class JsonRpc {
   public static final int INVALID_PARAMS = -32602;
   public static final int INTERNAL_ERROR = -32603;
 
+  /**
+   * A resource that does not exist, up to 2025-11-25; the 2026-07-28 revision answers {@link
+   * #INVALID_PARAMS} instead.
+   */
+  public static final int RESOURCE_NOT_FOUND = -32002;
+
   /** The modern era's answer to a request naming a revision this server does not speak. */
   public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 

@@ -21,6 +21,14 @@ final class ModernEra {
   /** Nothing in them depends on who asks (the token is not in them). */
   static final String CACHE_SCOPE = "public";
 
+  /**
+   * The sessions' own resources come, go and change state at any moment, so they are stale at once;
+   * and what a terminal shows is for whoever asked, not for a shared cache.
+   */
+  static final long SESSION_DATA_TTL_MS = 0;
+
+  static final String SESSION_DATA_CACHE_SCOPE = "private";
+
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private ModernEra() {}
@@ -96,7 +104,10 @@ final class ModernEra {
   static ObjectNode completion(String method) {
     ObjectNode fields = NODES.objectNode();
     fields.put("resultType", "complete");
-    if (method.equals(DISCOVER) || method.endsWith("/list")) {
+    if (method.equals("resources/list") || method.equals("resources/read")) {
+      fields.put("ttlMs", SESSION_DATA_TTL_MS);
+      fields.put("cacheScope", SESSION_DATA_CACHE_SCOPE);
+    } else if (method.equals(DISCOVER) || method.endsWith("/list")) {
       fields.put("ttlMs", TTL_MS);
       fields.put("cacheScope", CACHE_SCOPE);
     }

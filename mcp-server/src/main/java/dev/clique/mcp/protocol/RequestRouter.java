@@ -30,7 +30,8 @@ import reactor.core.publisher.Mono;
 /**
  * Between the stdio front and the MCP SDK's server: checks what the SDK would answer badly ({@code
  * initialize} without a version, unknown tools), serves what it does not know (the modern era,
- * {@link ModernEra}), hands the rest to the SDK and writes its answers.
+ * {@link ModernEra}, and the methods given as {@link Route routes}: the resources), hands the rest
+ * to the SDK and writes its answers.
  *
  * <p>No request holds a thread while it waits: each runs as its own subscription, so a long {@code
  * wait} never holds up a {@code ping}. {@code notifications/cancelled} disposes the subscription,
@@ -42,6 +43,7 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
   private final FrameWriter out;
   private final ServerIdentity server;
   private final Set<String> toolNames;
+  private final Map<String, Route> routes;
   private final ProgressReporter progress;
   private final Map<String, Disposable.Swap> pending = new ConcurrentHashMap<>();
   private final CompletableFuture<McpStatelessServerHandler> handler = new CompletableFuture<>();
@@ -51,12 +53,18 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
    * @param server who this server is, for {@code server/discover}
    * @param toolNames the tools the SDK serves, to refuse any other name clearly
    * @param progressEvery how often a pending request that asked for progress hears of it
+   * @param routes the methods served here rather than by the SDK, by name
    */
   public RequestRouter(
-      FrameWriter out, ServerIdentity server, Set<String> toolNames, Duration progressEvery) {
+      FrameWriter out,
+      ServerIdentity server,
+      Set<String> toolNames,
+      Duration progressEvery,
+      Map<String, Route> routes) {
     this.out = out;
     this.server = server;
     this.toolNames = Set.copyOf(toolNames);
+    this.routes = Map.copyOf(routes);
     this.progress = new ProgressReporter(out, progressEvery);
   }
 
@@ -137,7 +145,14 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
       case ModernEra.DISCOVER -> out.write(JsonRpc.result(id, ModernEra.discover(server)));
       case "initialize" -> answer(id, method, initialize(params), modern);
       case "ping" -> answer(id, method, JsonNodeFactory.instance.objectNode(), modern);
-      default -> forward(id, key, method, params, modern);
+      default -> {
+        Route route = routes.get(method);
+        if (route == null) {
+          forward(id, key, method, params, modern);
+        } else {
+          serve(id, key, method, route, params, modern);
+        }
+      }
     }
   }
 
@@ -224,6 +239,41 @@ public final class RequestRouter implements McpStatelessServerTransport, StdioFr
                   log.warn("{} failed: {}", method, Tokens.scrub(failure.toString()));
                   out.write(JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error"));
                 }));
+  }
+
+  /**
+   * Answers a request with a route: pending (and so cancellable) like a forwarded one, and, like
+   * one, answered once.
+   */
+  private void serve(
+      JsonNode id, String key, String method, Route route, JsonNode params, boolean modern) {
+    Disposable.Swap slot = Disposables.swap();
+    if (pending.putIfAbsent(key, slot) != null) {
+      out.write(inUse(id, key));
+      return;
+    }
+    slot.update(
+        Mono.defer(() -> route.answer(id, params, modern))
+            .switchIfEmpty(Mono.error(() -> new IllegalStateException(method + " gave no answer")))
+            .doFinally(signal -> pending.remove(key, slot))
+            .subscribe(
+                result -> {
+                  pending.remove(key, slot);
+                  answer(id, method, result, modern);
+                },
+                failure -> {
+                  pending.remove(key, slot);
+                  out.write(refusal(id, method, failure));
+                }));
+  }
+
+  /** A route's failure as an error answer: the protocol's own, or an internal error. */
+  private static String refusal(JsonNode id, String method, Throwable failure) {
+    if (failure instanceof ProtocolError refused) {
+      return JsonRpc.error(id, refused.code(), refused.getMessage(), refused.data());
+    }
+    log.warn("{} failed: {}", method, Tokens.scrub(failure.toString()));
+    return JsonRpc.error(id, JsonRpc.INTERNAL_ERROR, "internal error");
   }
 
   private static String inUse(JsonNode id, String key) {

@@ -1,0 +1,21 @@
+package dev.clique.mcp.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import reactor.core.publisher.Mono;
+
+/**
+ * A method the router serves itself rather than through the SDK (the resources): its answer to one
+ * request. A refusal the protocol defines fails the answer with a {@link ProtocolError}; any other
+ * failure becomes an internal error. The answer may stay pending until the request is cancelled (a
+ * {@code subscriptions/listen}); cancelling it disposes the subscription.
+ */
+@FunctionalInterface
+public interface Route {
+  /**
+   * @param id the request's id, which a long-lived answer tags its notifications with
+   * @param params the request's params, or {@code null}
+   * @param modern whether the request names the 2026-07-28 revision
+   */
+  Mono<ObjectNode> answer(JsonNode id, JsonNode params, boolean modern);
+}
