@@ -74,7 +74,7 @@ class ArchitectureTest {
 
   @Test
   void noModuleHasAPackageCycle() {
-    for (String module : List.of("engine", "client")) {
+    for (String module : List.of("engine", "client", "mcp")) {
       slices()
           .matching("dev.clique." + module + ".(*)..")
           .should()

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.mcp.protocol.ModernEra.Era;
-import dev.clique.mcp.stdio.FrameWriter;
-import dev.clique.mcp.stdio.StdioFront;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpStatelessServerHandler;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
@@ -38,7 +36,7 @@ import reactor.core.publisher.Mono;
  * which cancels the client's future and so aborts its HTTP call; a cancelled request gets no
  * answer.
  */
-public final class RequestRouter implements McpStatelessServerTransport, StdioFront.MessageHandler {
+public final class RequestRouter implements McpStatelessServerTransport, MessageHandler {
   private static final Logger log = LoggerFactory.getLogger(RequestRouter.class);
   private final FrameWriter out;
   private final ServerIdentity server;

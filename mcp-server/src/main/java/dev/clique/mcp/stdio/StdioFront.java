@@ -3,8 +3,10 @@ package dev.clique.mcp.stdio;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.mcp.protocol.FrameWriter;
 import dev.clique.mcp.protocol.Json;
 import dev.clique.mcp.protocol.JsonRpc;
+import dev.clique.mcp.protocol.MessageHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -28,11 +30,6 @@ public final class StdioFront {
   }
 
   /** Where well-formed messages go. */
-  public interface MessageHandler {
-    void request(JsonNode id, String method, ObjectNode message);
-
-    void notification(String method, ObjectNode message);
-  }
 
   /** Reads until the end of {@code in}; returns then. */
   public void run(InputStream in) throws IOException {

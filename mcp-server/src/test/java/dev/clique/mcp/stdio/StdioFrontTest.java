@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.mcp.protocol.FrameWriter;
+import dev.clique.mcp.protocol.MessageHandler;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +25,7 @@ class StdioFrontTest {
     StdioFront front =
         new StdioFront(
             new FrameWriter(out),
-            new StdioFront.MessageHandler() {
+            new MessageHandler() {
               @Override
               public void request(JsonNode id, String method, ObjectNode message) {
                 requests.add(method + "#" + id);

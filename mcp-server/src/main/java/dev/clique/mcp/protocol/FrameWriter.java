@@ -1,4 +1,4 @@
-package dev.clique.mcp.stdio;
+package dev.clique.mcp.protocol;
 
 import java.io.IOException;
 import java.io.OutputStream;
