@@ -163,8 +163,9 @@ final class SessionWatcher implements AutoCloseable {
   }
 
   /**
-   * Publishes what the detector says now, without looking at tmux; then wakes the waits the change
-   * ends and tells {@code published}.
+   * Publishes what the detector says now, without looking at tmux; then tells {@code published}
+   * (the change feed moves its revision) and wakes the waits the change ends, in that order: a
+   * client that a wait wakes finds the revision that change made, not one before it.
    */
   void publish() {
     List<String[]> changes = new ArrayList<>();
@@ -188,10 +189,10 @@ final class SessionWatcher implements AutoCloseable {
                 snapshot.git());
       }
     }
+    published.run();
     for (String[] change : changes) {
       waits.changed(change[0], change[1]);
     }
-    published.run();
   }
 
   /** One look: the watch thread calls it every tick; tests call it by hand. */
