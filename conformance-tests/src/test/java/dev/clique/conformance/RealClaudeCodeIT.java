@@ -356,7 +356,9 @@ class RealClaudeCodeIT {
     try (Rig rig = Rig.start("exit-at-start", Setup.READY, catalogue)) {
       long created = rig.create();
       Seen exited = rig.expect("exited at start", paneGone(), "stopped", created, START);
-      JsonNode session = exited.reported().session();
+      // tmux knows the pane is dead when its terminal closes, the status once the process is
+      // reaped: a CLI may still be ending (its runtime's last work) in between.
+      JsonNode session = rig.sessionOnceExited(exited.reported().session());
       String lastLines = rig.peek(5).toString();
       rig.note(
           "exit status, last lines",
@@ -623,6 +625,24 @@ class RealClaudeCodeIT {
           engine.get("/api/sessions/" + id + "/peek?lines=" + lines, admin);
       assertThat(answer.statusCode()).as("peek: %s", answer.body()).isEqualTo(200);
       return ThrowawayEngine.json(answer.body()).path("lines");
+    }
+
+    /**
+     * This session's row once it carries an {@code exit_status}, or after 10 s the last row; {@code
+     * row} when it already does.
+     */
+    JsonNode sessionOnceExited(JsonNode row) throws IOException, InterruptedException {
+      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (!row.path("exit_status").isInt() && System.nanoTime() < deadline) {
+        Thread.sleep(POLL.toMillis());
+        for (JsonNode s :
+            ThrowawayEngine.json(engine.get("/api/state", admin).body()).path("sessions")) {
+          if (s.path("id").asText().equals(id)) {
+            row = s;
+          }
+        }
+      }
+      return row;
     }
 
     /** The session's processes now. */

@@ -390,7 +390,14 @@ class RealCodexIT {
               Duration.ofSeconds(20),
               Duration.ofSeconds(5));
       exit.check(soft);
+      // tmux knows the pane is dead when its terminal closes, the status once the process is
+      // reaped: Codex may still be ending (its runtime's last work) in between.
       JsonNode stopped = rig.session();
+      long exited = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      while (!stopped.path("exit_status").isInt() && System.nanoTime() < exited) {
+        Thread.sleep(POLL.toMillis());
+        stopped = rig.session();
+      }
       soft.assertThat(stopped.path("exit_status").isInt())
           .as("a CLI that exited says how: %s", stopped)
           .isTrue();
