@@ -243,6 +243,14 @@ class RealGeminiCliIT {
         awaitScreen(
             "CLI exited at start", s -> s.isEmpty() || Tmux.paneDead(engine.socket, id), STARTUP);
     Look stopped = expectState("CLI exited at start", gone, "stopped");
+    // tmux knows the pane is dead when its terminal closes, the status once the process is
+    // reaped: Gemini CLI may still be ending (its runtime's last work) in between.
+    long exited = System.nanoTime() + seconds(10).toNanos();
+    while ((stopped.session() == null || !stopped.session().path("exit_status").isInt())
+        && System.nanoTime() < exited) {
+      Thread.sleep(TICK_MILLIS);
+      stopped = look();
+    }
     HttpResponse<String> peek = engine.get("/api/sessions/" + id + "/peek?lines=5", admin);
     JsonNode lines = ThrowawayEngine.json(peek.body()).path("lines");
     JsonNode status = stopped.session() == null ? null : stopped.session().path("exit_status");
