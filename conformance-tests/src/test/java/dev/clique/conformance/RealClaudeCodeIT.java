@@ -356,8 +356,8 @@ class RealClaudeCodeIT {
     try (Rig rig = Rig.start("exit-at-start", Setup.READY, catalogue)) {
       long created = rig.create();
       Seen exited = rig.expect("exited at start", paneGone(), "stopped", created, START);
-      // tmux knows the pane is dead when its terminal closes, the status once the process is
-      // reaped: a CLI may still be ending (its runtime's last work) in between.
+      // tmux marks the pane dead when its terminal closes, and knows the status once it reaped the
+      // process, which the engine sees to (TmuxProcess): a look or two later at most.
       JsonNode session = rig.sessionOnceExited(exited.reported().session());
       String lastLines = rig.peek(5).toString();
       rig.note(
@@ -628,11 +628,11 @@ class RealClaudeCodeIT {
     }
 
     /**
-     * This session's row once it carries an {@code exit_status}, or after 10 s the last row; {@code
+     * This session's row once it carries an {@code exit_status}, or after 3 s the last row; {@code
      * row} when it already does.
      */
     JsonNode sessionOnceExited(JsonNode row) throws IOException, InterruptedException {
-      long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+      long deadline = System.nanoTime() + Duration.ofSeconds(3).toNanos();
       while (!row.path("exit_status").isInt() && System.nanoTime() < deadline) {
         Thread.sleep(POLL.toMillis());
         for (JsonNode s :

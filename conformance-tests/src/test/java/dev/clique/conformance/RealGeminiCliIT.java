@@ -243,9 +243,9 @@ class RealGeminiCliIT {
         awaitScreen(
             "CLI exited at start", s -> s.isEmpty() || Tmux.paneDead(engine.socket, id), STARTUP);
     Look stopped = expectState("CLI exited at start", gone, "stopped");
-    // tmux knows the pane is dead when its terminal closes, the status once the process is
-    // reaped: Gemini CLI may still be ending (its runtime's last work) in between.
-    long exited = System.nanoTime() + seconds(10).toNanos();
+    // tmux marks the pane dead when its terminal closes, and knows the status once it reaped the
+    // process, which the engine sees to (TmuxProcess): a look or two later at most.
+    long exited = System.nanoTime() + seconds(3).toNanos();
     while ((stopped.session() == null || !stopped.session().path("exit_status").isInt())
         && System.nanoTime() < exited) {
       Thread.sleep(TICK_MILLIS);
@@ -324,7 +324,7 @@ class RealGeminiCliIT {
 
     Path chat = RecordedConversation.onlyFile(home.resolve(".gemini/tmp"), ".jsonl");
     JsonNode own = GeminiOwnView.of(chat);
-    JsonNode turns = RecordedConversation.turns(engine, admin, id, own.size(), seconds(10));
+    JsonNode turns = RecordedConversation.turns(engine, admin, id, own.size(), seconds(3));
     System.err.printf(
         "gemini-real | conversation turns: %d read by clique, %d in Gemini CLI's own view"
             + " (3 prompts sent, 1 failed; %d lines in its chat file)%n",

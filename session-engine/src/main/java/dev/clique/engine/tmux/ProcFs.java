@@ -51,6 +51,12 @@ final class ProcFs {
     return tpgid == pgrp ? Foreground.SHELL : Foreground.COMMAND;
   }
 
+  /** Whether the process has ended and waits for its parent to hear of it. */
+  boolean zombie(long pid) {
+    String[] fields = pid > 0 ? statFields(pid) : null;
+    return fields != null && fields.length > 0 && "Z".equals(fields[0]);
+  }
+
   /** The working directory of a process now; null when it has gone or cannot be read. */
   Path cwd(long pid) {
     try {

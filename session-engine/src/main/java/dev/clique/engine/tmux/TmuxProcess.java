@@ -30,7 +30,7 @@ public final class TmuxProcess implements Tmux {
   public static final int ROWS = 50;
   private static final int HISTORY = 50_000;
   private static final String FIELD = "\u001f"; // unit separator: cannot appear in the fields
-  private static final int PANE_FIELDS = 13;
+  private static final int PANE_FIELDS = 14;
   // The title comes last: it is the one field a program chooses, so it may hold anything.
   private static final String PANE_FORMAT =
       String.join(
@@ -44,6 +44,7 @@ public final class TmuxProcess implements Tmux {
           "#{pane_pid}",
           "#{pane_dead}",
           "#{pane_dead_status}",
+          "#{pane_dead_time}",
           "#{history_size}",
           "#{cursor_x}",
           "#{cursor_y}",
@@ -260,7 +261,7 @@ public final class TmuxProcess implements Tmux {
 
   @Override
   public List<PaneInfo> listPanes() throws TmuxException {
-    Result result = run(List.of("list-panes", "-a", "-F", PANE_FORMAT));
+    Result result = listing(PANE_FORMAT, 0);
     if (result.exitCode != 0) {
       if (gone(result)) {
         return List.of();
@@ -271,11 +272,49 @@ public final class TmuxProcess implements Tmux {
   }
 
   /**
+   * {@code list-panes -a} in {@code format} (whose {@link #PANE_FORMAT} part starts at field {@code
+   * paneFieldsFrom}), once tmux knows how every dead pane's process ended.
+   *
+   * <p>tmux learns an exit status from SIGCHLD. Debian's tmux, built with libutempter, lets the
+   * utempter helper's own SIGCHLD handler stand in for its own while it removes a closed terminal's
+   * record, which is the very moment a process that closed its terminal by exiting ends: tmux never
+   * hears of it, and the zombie waits for the next SIGCHLD. A job of tmux's own is one: {@code
+   * run-shell} answers once tmux reaped it, and tmux reaps every zombie it has when it reaps one.
+   */
+  private Result listing(String format, int paneFieldsFrom) throws TmuxException {
+    List<String> args = List.of("list-panes", "-a", "-F", format);
+    Result result = run(args);
+    if (result.exitCode == 0 && unreaped(result.stdout, paneFieldsFrom)) {
+      run(List.of("run-shell", "true"));
+      result = run(args);
+    }
+    return result;
+  }
+
+  /**
+   * Whether a pane of {@code listing} (its {@link #PANE_FORMAT} fields from {@code first} on) is
+   * dead with no time of death, which tmux sets once it reaped the process, and its process is a
+   * zombie: ended, and waiting for tmux to hear of it.
+   */
+  private boolean unreaped(String listing, int first) {
+    for (String line : listing.split("\n")) {
+      String[] f = line.split(FIELD, first + PANE_FIELDS);
+      if (f.length == first + PANE_FIELDS
+          && "1".equals(f[first + 7])
+          && f[first + 9].isBlank()
+          && proc.zombie(parseLong(f[first + 6]))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * Every pane of the server, each with its id and place: what discovery looks through. Unlike
    * {@link #listPanes()}, a server that cannot be reached is an error naming its cause.
    */
   public List<ServerPane> listEveryPane() throws TmuxException {
-    Result result = run(List.of("list-panes", "-a", "-F", EVERY_PANE_FORMAT));
+    Result result = listing(EVERY_PANE_FORMAT, EVERY_PANE_FIELDS - PANE_FIELDS);
     check(result, "list-panes");
     return parseEveryPane(result.stdout);
   }
@@ -315,10 +354,10 @@ public final class TmuxProcess implements Tmux {
               parseLong(f[6]),
               "1".equals(f[7]),
               "1".equals(f[7]) && !f[8].isBlank() ? (int) parseLong(f[8]) : -1,
-              parseLong(f[9]),
-              (int) parseLong(f[10]),
+              parseLong(f[10]),
               (int) parseLong(f[11]),
-              f[12]));
+              (int) parseLong(f[12]),
+              f[13]));
     }
     return panes;
   }

@@ -57,6 +57,21 @@ class ProcFsTest {
   }
 
   @Test
+  void aZombieIsAProcessInStateZ() throws IOException {
+    stat(200, "200 (sh) Z 1 200 200 0 -1 4194316");
+    stat(201, "201 (a (Z) b) S 1 201 201 34817 201 4194560"); // a name may hold ") Z"
+    assertThat(new ProcFs(root).zombie(200)).isTrue();
+    assertThat(new ProcFs(root).zombie(201)).isFalse();
+    assertThat(new ProcFs(root).zombie(202)).as("gone").isFalse();
+    assertThat(new ProcFs(root).zombie(0)).isFalse();
+  }
+
+  private void stat(long pid, String line) throws IOException {
+    Path dir = Files.createDirectories(root.resolve(Long.toString(pid)));
+    Files.writeString(dir.resolve("stat"), line + "\n");
+  }
+
+  @Test
   void aProcessThatIsGoneHasNoEnvironment() {
     assertThat(new ProcFs(root).environment(43, NAMES)).isNull();
     assertThat(new ProcFs(root).environment(0, NAMES)).isNull();

@@ -21,12 +21,14 @@ class TmuxProcessTest {
                 "42",
                 "0",
                 "",
+                "",
                 "7",
                 "3",
                 "4",
                 "title " + F + " with separator")
             + "\n"
-            + String.join(F, "abc", "vim", "1", "80", "24", "0", "43", "0", "", "0", "0", "0", "")
+            + String.join(
+                F, "abc", "vim", "1", "80", "24", "0", "43", "0", "", "", "0", "0", "0", "")
             + "\n"
             + "garbage\n";
     assertThat(TmuxProcess.parsePanes(listing))
@@ -50,7 +52,22 @@ class TmuxProcessTest {
   @Test
   void aDeadPaneSaysHowItsProcessEnded() {
     String listing =
-        String.join(F, "abc", "claude", "1", "200", "50", "0", "43", "1", "2", "9", "0", "3", "");
+        String.join(
+            F,
+            "abc",
+            "claude",
+            "1",
+            "200",
+            "50",
+            "0",
+            "43",
+            "1",
+            "2",
+            "1796140000",
+            "9",
+            "0",
+            "3",
+            "");
     PaneInfo pane = TmuxProcess.parsePanes(listing).get(0);
     assertThat(pane.dead()).isTrue();
     assertThat(pane.exitStatus()).isEqualTo(2);
