@@ -62,6 +62,23 @@ class ArchitectureTest {
   }
 
   @Test
+  void theSdkIsTheProtocolsVocabularyNotItsServer() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.clique.mcp..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "io.modelcontextprotocol.server..",
+            "io.modelcontextprotocol.client..",
+            "io.modelcontextprotocol.json")
+        .because(
+            "the router answers every method itself (ARCHITECTURE.md): no layer converts to the"
+                + " SDK's server and back")
+        .check(CLIQUE);
+  }
+
+  @Test
   void theMcpServerNeverDependsOnTheCli() {
     noClasses()
         .that()

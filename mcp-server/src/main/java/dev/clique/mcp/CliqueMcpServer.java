@@ -4,9 +4,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import dev.clique.mcp.protocol.FrameWriter;
-import dev.clique.mcp.protocol.OutputSchemaValidator;
 import dev.clique.mcp.protocol.RequestRouter;
-import dev.clique.mcp.protocol.SdkJsonMapper;
+import dev.clique.mcp.protocol.Route;
 import dev.clique.mcp.protocol.ServerIdentity;
 import dev.clique.mcp.resources.ResourceRoutes;
 import dev.clique.mcp.stdio.StdioFront;
@@ -15,24 +14,19 @@ import dev.clique.mcp.tools.ConversationTool;
 import dev.clique.mcp.tools.GetSessionTool;
 import dev.clique.mcp.tools.ListSessionsTool;
 import dev.clique.mcp.tools.PreviewPaneTool;
+import dev.clique.mcp.tools.ToolRoutes;
 import dev.clique.mcp.tools.WaitTool;
-import io.modelcontextprotocol.server.McpServer;
-import io.modelcontextprotocol.server.McpStatelessServerFeatures.AsyncToolSpecification;
-import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
-import io.modelcontextprotocol.spec.McpSchema.ServerCapabilities;
-import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-import reactor.core.publisher.Mono;
 
 /**
  * {@code clique mcp}: the five read-only tools on stdin/stdout, and the sessions as resources. Both
@@ -109,8 +103,8 @@ public final class CliqueMcpServer {
 
   /**
    * {@code {"tools": {"listChanged": false}, "resources": {"subscribe": true, "listChanged":
-   * true}}}, as the SDK writes its capabilities: made by hand, since having Jackson write the SDK's
-   * record costs tens of milliseconds at start.
+   * true}}}, as the SDK would write its {@code ServerCapabilities}: made by hand, since having
+   * Jackson write the SDK's record costs tens of milliseconds at start.
    */
   static ObjectNode capabilities() {
     ObjectNode capabilities = JsonNodeFactory.instance.objectNode();
@@ -132,36 +126,19 @@ public final class CliqueMcpServer {
   /**
    * Serves until {@code in} ends; then gives pending answers a moment ({@link #DRAIN_ON_EOF}),
    * cancels the rest (aborting their HTTP calls) and returns.
-   *
-   * <p>Reading starts at once: the SDK's server is built on a thread of its own meanwhile, since
-   * the first requests ({@code initialize}, {@code ping}, {@code server/discover}) do not need it.
    */
   public void serve(InputStream in, OutputStream out) throws IOException {
     FrameWriter frames = new FrameWriter(out);
-    List<CliqueTool> tools = tools();
-    Set<String> names = new LinkedHashSet<>();
-    tools.forEach(tool -> names.add(tool.name()));
     ServerIdentity identity = new ServerIdentity(NAME, version(), INSTRUCTIONS, capabilities());
     ResourceRoutes resources = new ResourceRoutes(client, frames);
-    RequestRouter router =
-        new RequestRouter(frames, identity, names, progressEvery, resources.routes());
+    Map<String, Route> routes = new HashMap<>(new ToolRoutes(tools()).routes());
+    routes.putAll(resources.routes());
+    RequestRouter router = new RequestRouter(frames, identity, progressEvery, routes);
     serving.set(new Serving(frames, router, resources, in));
     if (stopped) {
       stop();
       return;
     }
-    Thread starting =
-        new Thread(
-            () -> {
-              try {
-                startSdk(router, identity, tools);
-              } catch (RuntimeException | LinkageError e) {
-                router.sdkFailed(e);
-              }
-            },
-            "clique-mcp-start");
-    starting.setDaemon(true);
-    starting.start();
     try {
       new StdioFront(frames, router).run(in);
       router.awaitIdle(drainOnEof);
@@ -199,41 +176,6 @@ public final class CliqueMcpServer {
     } catch (IOException e) {
       // stdin is going away with the process either way
     }
-  }
-
-  /** Builds the SDK's server, which hands itself to the router; then readies the validator. */
-  private static void startSdk(
-      RequestRouter router, ServerIdentity identity, List<CliqueTool> tools) {
-    OutputSchemaValidator validator = new OutputSchemaValidator();
-    McpServer.async(router)
-        .jsonMapper(new SdkJsonMapper())
-        .serverInfo(NAME, identity.version())
-        .instructions(INSTRUCTIONS)
-        .capabilities(ServerCapabilities.builder().tools(false).resources(true, true).build())
-        .jsonSchemaValidator(validator)
-        .validateToolInputs(false)
-        .tools(
-            tools.stream()
-                .map(
-                    tool ->
-                        new AsyncToolSpecification(
-                            tool.definition(),
-                            (context, request) ->
-                                tool.call(request.arguments())
-                                    .switchIfEmpty(Mono.fromSupplier(CliqueMcpServer::noAnswer))))
-                .toList())
-        .build();
-  }
-
-  /** A client future that completed with nothing: not what any route answers. */
-  private static CallToolResult noAnswer() {
-    return CallToolResult.builder()
-        .content(
-            List.of(
-                TextContent.builder("clique API returned an unexpected response: no answer")
-                    .build()))
-        .isError(true)
-        .build();
   }
 
   private static Duration positive(Duration value, String name) {

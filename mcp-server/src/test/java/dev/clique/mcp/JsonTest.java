@@ -10,13 +10,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.mcp.protocol.Json;
-import dev.clique.mcp.protocol.SdkJsonMapper;
 import dev.clique.mcp.tools.CliqueTool;
-import io.modelcontextprotocol.json.TypeRef;
-import io.modelcontextprotocol.spec.McpSchema.CallToolRequest;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Icon;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -103,7 +99,6 @@ class JsonTest {
             .meta(Map.of("m", true))
             .isError(false)
             .build());
-    writesAsTheMapper(new JSONRPCError(-32601, "Method not found: x", Map.of("a", List.of())));
   }
 
   @Test
@@ -202,34 +197,5 @@ class JsonTest {
             .icons(List.of(new Icon("https://example.org/i.png", "image/png", null, null)))
             .build();
     assertThatThrownBy(() -> Json.write(withIcons)).hasMessageContaining("icons");
-  }
-
-  @Test
-  void theSdksMapperMakesACallToolRequestAndNothingElse() throws Exception {
-    SdkJsonMapper mapper = new SdkJsonMapper();
-    Map<String, Object> params = new LinkedHashMap<>();
-    params.put("name", "wait");
-    params.put("arguments", Map.of("id", "x", "timeout", 1.5));
-    params.put("_meta", Map.of("progressToken", 7));
-    CallToolRequest request = mapper.convertValue(params, new TypeRef<CallToolRequest>() {});
-    assertThat(request.name()).isEqualTo("wait");
-    assertThat(request.arguments()).containsEntry("timeout", 1.5);
-    assertThat(request.meta()).containsEntry("progressToken", 7);
-    assertThat(mapper.convertValue(Map.of("name", "x"), CallToolRequest.class).arguments())
-        .isNull();
-    CallToolRequest read =
-        mapper.readValue(
-            "{\"name\":\"get_session\",\"arguments\":{\"id\":\"a\"}}", CallToolRequest.class);
-    assertThat(read.arguments()).containsEntry("id", "a");
-    assertThat(mapper.writeValueAsString(Map.of("a", List.of(1)))).isEqualTo("{\"a\":[1]}");
-
-    assertThatThrownBy(() -> mapper.convertValue(Map.of("name", 3), CallToolRequest.class))
-        .hasMessageContaining("params.name");
-    assertThatThrownBy(
-            () -> mapper.convertValue(Map.of("name", "x", "arguments", 3), CallToolRequest.class))
-        .hasMessageContaining("arguments must be an object");
-    assertThatThrownBy(() -> mapper.convertValue(Map.of(), Tool.class))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining(Tool.class.getTypeName());
   }
 }

@@ -174,16 +174,19 @@ class ToolResultsTest {
   }
 
   @Test
-  void theSdkValidatesStructuredOutputOnTheServerSide() throws Exception {
+  void theServerValidatesStructuredOutputAgainstTheToolsSchema() throws Exception {
     // A client-side parse would accept this answer; the output schema does not ("matched" is
-    // a boolean). The SDK turns it into a tool error instead of passing it on.
+    // a boolean). The server turns it into a tool error instead of passing it on.
     ObjectNode wrong = (ObjectNode) Fixtures.contractJson("wait-matched.json").deepCopy();
     wrong.put("matched", "yes");
     FakeClient fake = new FakeClient().answering(call -> FakeClient.waitResult(wrong));
     try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake))) {
       JsonNode result = other.callTool("wait", Map.of("id", "x")).get("result");
       assertThat(result.get("isError").asBoolean()).isTrue();
-      assertThat(result.at("/content/0/text").asText()).contains("output validation failed");
+      assertThat(result.at("/content/0/text").asText())
+          .isEqualTo(
+              "Tool (wait) output validation failed: JSON schema validation errors:"
+                  + " [$.matched: expected boolean but found string]");
     }
   }
 }

@@ -3,8 +3,8 @@ package dev.clique.mcp.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * What makes an {@code initialize} request unusable, said in a sentence: the SDK would answer it
- * with an internal error instead.
+ * What makes an {@code initialize} request unusable, said in a sentence, so that the client learns
+ * what to send rather than that something failed.
  */
 final class InitializeCheck {
   private InitializeCheck() {}

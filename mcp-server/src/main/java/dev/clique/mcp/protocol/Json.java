@@ -16,7 +16,6 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Content;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -402,10 +401,6 @@ public final class Json {
         field("idempotentHint", hints.idempotentHint());
         field("openWorldHint", hints.openWorldHint());
         field("returnDirect", hints.returnDirect());
-      } else if (value instanceof JSONRPCError error) {
-        field("code", error.code());
-        field("message", error.message());
-        field("data", error.data());
       } else {
         String what = value instanceof Content ? "content block" : "value";
         throw new IllegalArgumentException(

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * The 2026-07-28 revision, which the SDK does not know: no handshake, the version named in each
- * request's {@code params._meta}, {@code server/discover} instead of {@code initialize}, and
+ * The 2026-07-28 revision, which the SDK's types do not cover: no handshake, the version named in
+ * each request's {@code params._meta}, {@code server/discover} instead of {@code initialize}, and
  * results that say they are complete and how long they may be cached. Served on the same stdin as
  * the {@code initialize} era, by the same process.
  */

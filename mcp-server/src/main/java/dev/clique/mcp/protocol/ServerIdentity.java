@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * Who this server is, as both eras tell it: {@code initialize} through the SDK, {@code
- * server/discover} through {@link ModernEra}.
+ * Who this server is, as both eras tell it: {@code initialize}, and the modern era's {@code
+ * server/discover} ({@link ModernEra}).
  *
  * @param name the server's name, {@code clique}
  * @param version the project's version

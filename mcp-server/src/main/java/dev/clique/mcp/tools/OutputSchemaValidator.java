@@ -1,6 +1,7 @@
-package dev.clique.mcp.protocol;
+package dev.clique.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,8 +9,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Checks structured tool output against the tool's output schema, for the SDK, which calls it on
- * every successful result and turns a mismatch into a tool error.
+ * Checks structured tool output against the tool's output schema: {@link ToolRoutes} calls it on
+ * every successful result and turns a mismatch into a tool error, as the SDK's server does with its
+ * validator (this is one, in the SDK's interface).
  *
  * <p>It understands the part of JSON Schema the five tools' schemas are written in ({@code type}, a
  * single name or a list such as {@code ["string", "null"]}; {@code properties}; {@code required};
