@@ -43,26 +43,14 @@ public record Found(
   }
 
   Found asEnded() {
-    return ended
-        ? this
-        : new Found(
-            id,
-            name,
-            cli,
-            cwd,
-            created,
-            socket,
-            session,
-            window,
-            pane,
-            cliPid,
-            cliStartTicks,
-            argv,
-            env,
-            true);
+    return ended ? this : with(name, true);
   }
 
   Found named(String newName) {
+    return with(newName, ended);
+  }
+
+  private Found with(String newName, boolean hasEnded) {
     return new Found(
         id,
         newName,
@@ -77,6 +65,6 @@ public record Found(
         cliStartTicks,
         argv,
         env,
-        ended);
+        hasEnded);
   }
 }
