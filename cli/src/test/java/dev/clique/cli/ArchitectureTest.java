@@ -90,6 +90,19 @@ class ArchitectureTest {
   }
 
   @Test
+  void nothingShippedDependsOnTheTestSupportModules() {
+    noClasses()
+        .that()
+        .resideInAnyPackage(
+            "dev.clique.engine..", "dev.clique.client..", "dev.clique.mcp..", "dev.clique.cli..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.clique.fake..", "dev.clique.models..")
+        .because("the fake engine and the model servers are for tests and benchmarks only")
+        .check(CLIQUE);
+  }
+
+  @Test
   void noModuleHasAPackageCycle() {
     for (String module : List.of("engine", "client", "mcp")) {
       slices()

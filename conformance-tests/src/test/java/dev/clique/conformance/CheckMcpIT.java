@@ -3,6 +3,7 @@ package dev.clique.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.fake.FakeEngine;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -128,38 +129,42 @@ class CheckMcpIT {
 
   @Test
   void theArgumentCapsHoldOnTheWire() throws Exception {
-    try (StubEngine stub = StubEngine.start();
+    try (FakeEngine fake = FakeEngine.start().servingTheContract(FakeEngine.ANY);
         ThrowawayEngine home = ThrowawayEngine.prepare()) {
       Map<String, String> env = home.env();
-      env.put("CLIQUE_URL", stub.url());
+      env.put("CLIQUE_URL", fake.url());
       env.put("CLIQUE_TOKEN", "mxp_" + "c".repeat(43));
       try (Spawned mcp = Spawned.start(mcpCommand(), env, home.workdir)) {
         McpDialogue dialogue = new McpDialogue(mcp);
         dialogue.initialize("2025-11-25");
 
         dialogue.callTool("preview_pane", Map.of("id", "s1"));
-        assertThat(stub.last("/peek").query()).as("peek lines default to 8").isEqualTo("lines=8");
+        assertThat(fake.last("/peek").rawQuery())
+            .as("peek lines default to 8")
+            .isEqualTo("lines=8");
         dialogue.callTool("preview_pane", Map.of("id", "s1", "lines", 10000));
-        assertThat(stub.last("/peek").query()).as("peek lines cap at 200").isEqualTo("lines=200");
-        int asked = stub.requests.size();
+        assertThat(fake.last("/peek").rawQuery())
+            .as("peek lines cap at 200")
+            .isEqualTo("lines=200");
+        int asked = fake.requests.size();
         JsonNode zero = dialogue.callTool("preview_pane", Map.of("id", "s1", "lines", 0));
         assertThat(zero.at("/result/isError").asBoolean()).as("peek lines reject 0").isTrue();
         assertThat(zero.at("/result/content/0/text").asText())
             .isEqualTo("lines must be at least 1");
-        assertThat(stub.requests).hasSize(asked);
+        assertThat(fake.requests).hasSize(asked);
 
         // An omitted until asks for every state but working (MCP.md); the timeout is the check.
         String notWorking = "for=idle,waiting,error,stopped";
         dialogue.callTool("wait", Map.of("id", "s1"));
-        assertThat(stub.last("/wait").query())
+        assertThat(fake.last("/wait").rawQuery())
             .as("omitted timeout is left to the route")
             .isEqualTo(notWorking);
         dialogue.callTool("wait", Map.of("id", "s1", "timeout", 9000));
-        assertThat(stub.last("/wait").query())
+        assertThat(fake.last("/wait").rawQuery())
             .as("timeout caps at 300")
             .isEqualTo(notWorking + "&timeout=300");
 
-        assertThat(stub.requests).allMatch(r -> r.method().equals("GET"));
+        assertThat(fake.requests).allMatch(r -> r.method().equals("GET"));
         mcp.closeStdin();
         assertThat(mcp.waitFor(Duration.ofSeconds(5))).isZero();
       }

@@ -39,6 +39,7 @@ class ClientArtifactIT {
             "session-engine",
             "mcp-server",
             "cli",
+            "fake-engine",
             "model-servers",
             "conformance-tests",
             "benchmarks")) {

@@ -3,6 +3,7 @@ package dev.clique.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.fake.FakeEngine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -103,7 +104,7 @@ class FaultsIT {
 
   @Test
   void everyKindOfBadAnswerIsItsOwnToolErrorAndTheServerStaysUp() throws Exception {
-    try (StubEngine fake = StubEngine.start();
+    try (FakeEngine fake = FakeEngine.start().servingTheContract(FakeEngine.ANY);
         ThrowawayEngine home = ThrowawayEngine.prepare()) {
       Map<String, String> env = home.env();
       env.put("CLIQUE_URL", fake.url());
@@ -113,24 +114,24 @@ class FaultsIT {
         dialogue.initialize("2025-11-25");
         works(dialogue.callTool("list_sessions", Map.of()));
 
-        fake.mode(StubEngine.Mode.GARBAGE);
+        fake.failEveryRequest(FakeEngine.Fault.GARBAGE);
         assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
             .startsWith("clique API returned an unexpected response");
-        fake.mode(StubEngine.Mode.REDIRECT);
+        fake.failEveryRequest(FakeEngine.Fault.REDIRECT);
         assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
             .startsWith("clique API returned 302");
-        fake.mode(StubEngine.Mode.ERROR_500);
+        fake.failEveryRequest(FakeEngine.Fault.ERROR_500);
         assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
             .startsWith("clique API returned 500: the engine fell over");
-        fake.mode(StubEngine.Mode.UNAUTHORIZED);
+        fake.failEveryRequest(FakeEngine.Fault.UNAUTHORIZED);
         assertThat(toolError(dialogue.callTool("list_sessions", Map.of())))
             .startsWith("clique API returned 401: unauthorized");
-        fake.mode(StubEngine.Mode.SILENT);
+        fake.failEveryRequest(FakeEngine.Fault.SILENT);
         // A wait of 0 s gets a socket time-out of 15 s: the shortest a silent engine can take.
         assertThat(toolError(dialogue.callTool("wait", Map.of("id", "x", "timeout", 0))))
             .startsWith("clique API did not answer within");
 
-        fake.mode(StubEngine.Mode.CONTRACT);
+        fake.stopFailing();
         works(dialogue.callTool("list_sessions", Map.of()));
         assertThat(dialogue.request("ping", null).path("result").isObject()).isTrue();
         mcp.closeStdin();

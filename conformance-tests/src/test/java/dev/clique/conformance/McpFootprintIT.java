@@ -3,6 +3,7 @@ package dev.clique.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.fake.FakeEngine;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +34,7 @@ class McpFootprintIT {
   @Test
   void servingEveryRequestNeverLoadsTheDataBindingMapper(@TempDir Path logs) throws Exception {
     Path loaded = logs.resolve("classes.log");
-    try (StubEngine fake = StubEngine.start();
+    try (FakeEngine fake = FakeEngine.start().servingTheContract(FakeEngine.ANY);
         ThrowawayEngine home = ThrowawayEngine.prepare()) {
       Map<String, String> env = home.env();
       env.put("CLIQUE_URL", fake.url());

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.fake.FakeEngine;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,9 +20,19 @@ import org.junit.jupiter.api.Test;
 class McpLifecycleIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static Map<String, String> envFor(ThrowawayEngine home, StubEngine stub) {
+  /** The session whose waits {@link #engineHoldingWaits} holds until the client lets go. */
+  private static final String HOLD = "hold";
+
+  /** An engine answering the contract's reads, but a wait on {@link #HOLD}. */
+  private static FakeEngine engineHoldingWaits() throws IOException {
+    FakeEngine engine = FakeEngine.start().servingTheContract(FakeEngine.ANY);
+    return engine.on(
+        "/api/sessions/" + HOLD + "/wait", engine.hang(FakeEngine.contract("wait-matched.json")));
+  }
+
+  private static Map<String, String> envFor(ThrowawayEngine home, FakeEngine fake) {
     Map<String, String> env = home.env();
-    env.put("CLIQUE_URL", stub.url());
+    env.put("CLIQUE_URL", fake.url());
     env.put("CLIQUE_TOKEN", "mxp_" + "d".repeat(43));
     return env;
   }
@@ -29,17 +41,17 @@ class McpLifecycleIT {
     return List.of(Launcher.script().toString(), "mcp");
   }
 
-  private static void startAWait(Spawned mcp, StubEngine stub) throws Exception {
+  private static void startAWait(Spawned mcp, FakeEngine fake) throws Exception {
     mcp.send(
         "{\"jsonrpc\":\"2.0\",\"id\":\"held\",\"method\":\"tools/call\",\"params\":"
             + "{\"name\":\"wait\",\"arguments\":{\"id\":\""
-            + StubEngine.HOLD
+            + HOLD
             + "\",\"timeout\":300}}}");
     long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (stub.holding.get() < 1 && System.nanoTime() < deadline) {
+    while (fake.holding.get() < 1 && System.nanoTime() < deadline) {
       Thread.sleep(10);
     }
-    assertThat(stub.holding.get()).as("the wait is held by the engine").isEqualTo(1);
+    assertThat(fake.holding.get()).as("the wait is held by the engine").isEqualTo(1);
   }
 
   private static void assertNoStackTrace(String text) {
@@ -48,11 +60,11 @@ class McpLifecycleIT {
 
   @Test
   void stdinClosedWhileAWaitIsInFlightExitsZeroWithinASecond() throws Exception {
-    try (StubEngine stub = StubEngine.start();
+    try (FakeEngine fake = engineHoldingWaits();
         ThrowawayEngine home = ThrowawayEngine.prepare();
-        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, stub), home.workdir)) {
+        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, fake), home.workdir)) {
       new McpDialogue(mcp).initialize("2025-11-25");
-      startAWait(mcp, stub);
+      startAWait(mcp, fake);
       long closed = System.nanoTime();
       mcp.closeStdin();
       int code = mcp.waitFor(Duration.ofSeconds(5));
@@ -65,11 +77,11 @@ class McpLifecycleIT {
 
   @Test
   void sigtermWhileAWaitIsInFlightExitsPromptlyWithOnlyProtocolOnStdout() throws Exception {
-    try (StubEngine stub = StubEngine.start();
+    try (FakeEngine fake = engineHoldingWaits();
         ThrowawayEngine home = ThrowawayEngine.prepare();
-        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, stub), home.workdir)) {
+        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, fake), home.workdir)) {
       new McpDialogue(mcp).initialize("2025-11-25");
-      startAWait(mcp, stub);
+      startAWait(mcp, fake);
       long sent = System.nanoTime();
       mcp.terminate();
       int code = mcp.waitFor(Duration.ofSeconds(5));
@@ -90,9 +102,9 @@ class McpLifecycleIT {
 
   @Test
   void sigtermBeforeAnyRequestLeavesStdoutEmpty() throws Exception {
-    try (StubEngine stub = StubEngine.start();
+    try (FakeEngine fake = engineHoldingWaits();
         ThrowawayEngine home = ThrowawayEngine.prepare();
-        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, stub), home.workdir)) {
+        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, fake), home.workdir)) {
       Thread.sleep(1500);
       mcp.terminate();
       assertThat(mcp.waitFor(Duration.ofSeconds(2))).isIn(0, 143);
@@ -113,11 +125,11 @@ class McpLifecycleIT {
 
   private static void signalledWhileAWaitIsInFlight(String signal, int expectedCode)
       throws Exception {
-    try (StubEngine stub = StubEngine.start();
+    try (FakeEngine fake = engineHoldingWaits();
         ThrowawayEngine home = ThrowawayEngine.prepare();
-        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, stub), home.workdir)) {
+        Spawned mcp = Spawned.start(mcpCommand(), envFor(home, fake), home.workdir)) {
       new McpDialogue(mcp).initialize("2025-11-25");
-      startAWait(mcp, stub);
+      startAWait(mcp, fake);
       long sent = System.nanoTime();
       mcp.signal(signal);
       int code = mcp.waitFor(Duration.ofSeconds(5));

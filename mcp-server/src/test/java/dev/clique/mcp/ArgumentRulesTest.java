@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ class ArgumentRulesTest {
 
   @BeforeEach
   void start() throws Exception {
-    engine = FakeEngine.start().servingTheContract();
+    engine = Fixtures.contractEngine();
     mcp =
         McpHarness.start(
             new CliqueMcpServer(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

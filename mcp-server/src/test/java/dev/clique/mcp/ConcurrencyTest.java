@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -44,7 +45,7 @@ class ConcurrencyTest {
 
   @Test
   void aHundredWaitsHeldByTheEngineDoNotQueueOtherCalls() throws Exception {
-    try (FakeEngine engine = FakeEngine.start().servingTheContract()) {
+    try (FakeEngine engine = Fixtures.contractEngine()) {
       for (int i = 0; i < WAITS; i++) {
         engine.on(
             "/api/sessions/w" + i + "/wait", engine.hang(Fixtures.contract("wait-matched.json")));

@@ -3,6 +3,7 @@ package dev.clique.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

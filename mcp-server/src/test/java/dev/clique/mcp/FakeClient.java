@@ -21,7 +21,7 @@ import java.util.function.Function;
  * A {@link CliqueClient} whose asynchronous calls the test answers: each call is recorded with its
  * future, which stays pending until the test (or {@link #answers}) completes it, so a test can see
  * whether the server cancelled it. The sessions routes are answered by a real client against {@link
- * FakeEngine} instead; this fake serves waits, panes and conversations.
+ * dev.clique.fake.FakeEngine} instead; this fake serves waits, panes and conversations.
  */
 final class FakeClient implements CliqueClient {
   /** One call the server made: the route, its arguments, and the future it got. */

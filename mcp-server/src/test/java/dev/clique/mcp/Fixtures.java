@@ -2,13 +2,14 @@ package dev.clique.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.fake.FakeEngine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** What the server's tests share: a token, the contract files and their session ids. */
+/** What the server's tests share: a token, the contract files, their session ids, an engine. */
 final class Fixtures {
   /** Shaped like a real token: {@code mxp_} and 43 base64url characters. */
   static final String TOKEN = "mxp_Zk3pQ9rT7vW2xY5aB8cD1eF4gH6iJ0kL3mN5oP7qR9s";
@@ -24,6 +25,11 @@ final class Fixtures {
   static final ObjectMapper JSON = new ObjectMapper();
 
   private Fixtures() {}
+
+  /** An engine answering the contract's reads of its two sessions; any other session is a 404. */
+  static FakeEngine contractEngine() throws IOException {
+    return FakeEngine.start().servingTheContract(CLAUDE_ID, SHELL_ID);
+  }
 
   static String contract(String name) {
     try {

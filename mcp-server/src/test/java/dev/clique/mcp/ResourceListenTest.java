@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ class ResourceListenTest {
   @BeforeEach
   void start() throws Exception {
     feed = FakeFeed.ofTheContract();
-    engine = FakeEngine.start().servingTheContract().on("/api/state", feed);
+    engine = Fixtures.contractEngine().on("/api/state", feed);
     CliqueClient client =
         CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
     mcp = McpHarness.start(new CliqueMcpServer(client));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +35,7 @@ class ResourceSubscriptionsTest {
   @BeforeEach
   void start() throws Exception {
     feed = FakeFeed.ofTheContract();
-    engine = FakeEngine.start().servingTheContract().on("/api/state", feed);
+    engine = Fixtures.contractEngine().on("/api/state", feed);
     CliqueClient client =
         CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
     mcp = McpHarness.start(new CliqueMcpServer(client));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
@@ -28,7 +29,7 @@ class ResourcesTest {
 
   @BeforeEach
   void start() throws Exception {
-    engine = FakeEngine.start().servingTheContract();
+    engine = Fixtures.contractEngine();
     mcp = McpHarness.start(new CliqueMcpServer(clientOf(engine.url())));
   }
 

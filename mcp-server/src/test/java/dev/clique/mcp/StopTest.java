@@ -3,6 +3,7 @@ package dev.clique.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;

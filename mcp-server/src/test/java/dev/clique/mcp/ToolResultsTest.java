@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.fake.FakeEngine;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import java.util.List;
@@ -28,7 +29,7 @@ class ToolResultsTest {
 
   @BeforeEach
   void start() throws Exception {
-    engine = FakeEngine.start().servingTheContract();
+    engine = Fixtures.contractEngine();
     CliqueClient client =
         CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
     mcp = McpHarness.start(new CliqueMcpServer(client));
