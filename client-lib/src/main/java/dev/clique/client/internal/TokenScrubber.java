@@ -1,16 +1,13 @@
 package dev.clique.client.internal;
 
-import java.util.regex.Pattern;
+import dev.clique.client.Tokens;
 
 /**
  * Takes tokens out of text meant for people. Every message this module makes passes through here,
  * so a token cannot leak through an engine that echoes it or a URL a caller pasted it into.
  */
 final class TokenScrubber {
-  static final String MASK = "mxp_…";
-
-  /** Anything shaped like a clique token, not only the one this client holds. */
-  private static final Pattern TOKEN_SHAPED = Pattern.compile("mxp_[A-Za-z0-9_-]{8,}");
+  static final String MASK = Tokens.MASK;
 
   private final String token;
 
@@ -23,7 +20,7 @@ final class TokenScrubber {
     if (text == null) {
       return null;
     }
-    String scrubbed = token == null ? text : text.replace(token, MASK);
-    return TOKEN_SHAPED.matcher(scrubbed).replaceAll(MASK);
+    // Its own token whatever its shape, then anything shaped like one, not only the one it holds.
+    return Tokens.scrub(token == null ? text : text.replace(token, MASK));
   }
 }

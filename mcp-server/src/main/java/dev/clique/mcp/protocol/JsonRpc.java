@@ -3,6 +3,7 @@ package dev.clique.mcp.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.client.Tokens;
 
 /** JSON-RPC 2.0 error codes and the frames clique writes itself. */
 public final class JsonRpc {

@@ -3,6 +3,7 @@ package dev.clique.mcp.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.client.Tokens;
 import dev.clique.mcp.protocol.ModernEra.Era;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package dev.clique.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.client.Tokens;
 import dev.clique.mcp.protocol.Json;
-import dev.clique.mcp.protocol.Tokens;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
 import java.util.List;
