@@ -9,8 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.nio.channels.Channels;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -110,10 +108,17 @@ final class McpCommand implements Callable<Integer> {
     if (url.isBlank()) {
       url = DEFAULT_URL;
     }
-    if (!isHttpUrl(url)) {
-      return refuse(err, "CLIQUE_URL must be an http:// or https:// URL, like " + DEFAULT_URL);
+    CliqueClient client;
+    try {
+      client = CliqueClient.builder().baseUrl(url).token(token).build();
+    } catch (IllegalArgumentException e) { // the client's own checks, in its words
+      return refuse(
+          err,
+          e.getMessage()
+              + " (from CLIQUE_URL and CLIQUE_TOKEN; the default is "
+              + DEFAULT_URL
+              + ")");
     }
-    CliqueClient client = CliqueClient.builder().baseUrl(url.strip()).token(token.strip()).build();
     serve(client, protocolIn, protocolOut, () -> {});
     return ExitCodes.OK;
   }
@@ -140,16 +145,5 @@ final class McpCommand implements Callable<Integer> {
     err.println("clique mcp: " + message);
     err.flush();
     return ExitCodes.NOT_CONFIGURED;
-  }
-
-  private static boolean isHttpUrl(String url) {
-    try {
-      URI uri = new URI(url.strip());
-      String scheme = uri.getScheme();
-      return ("http".equalsIgnoreCase(scheme) || "https".equalsIgnoreCase(scheme))
-          && uri.getHost() != null;
-    } catch (URISyntaxException e) {
-      return false;
-    }
   }
 }
