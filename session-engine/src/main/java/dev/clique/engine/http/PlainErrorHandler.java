@@ -23,7 +23,7 @@ final class PlainErrorHandler extends ErrorHandler {
     int status = badHost ? 403 : code;
     String type = badHost ? "text/plain; charset=utf-8" : "application/json; charset=utf-8";
     String body = badHost ? "host not allowed" : "{\"error\":\"" + words(status) + "\"}";
-    ApiHandler.send(response, callback, status, type, body);
+    Answers.send(response, callback, status, type, body);
   }
 
   private static String words(int status) {

@@ -1,0 +1,230 @@
+package dev.clique.engine.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.discovery.Found;
+import dev.clique.engine.discovery.TranscriptMapping;
+import dev.clique.engine.json.EngineJson;
+import dev.clique.engine.session.PaneLines;
+import dev.clique.engine.session.SessionRecord;
+import dev.clique.engine.session.SessionService;
+import dev.clique.engine.session.SessionView;
+import dev.clique.engine.session.WaitOutcome;
+import dev.clique.engine.transcript.TranscriptRequest;
+import dev.clique.engine.transcript.TranscriptRoots;
+import dev.clique.engine.transcript.Transcripts;
+import dev.clique.engine.transcript.Turn;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The wire shape of every answer (the golden files under {@code contract/} describe them), and how
+ * an answer is written: JSON through the engine's one mapper, headers and body in one write.
+ */
+final class Answers {
+  private static final String JSON_TYPE = "application/json; charset=utf-8";
+  private static final ObjectMapper JSON = EngineJson.mapper();
+
+  private final SessionService sessions;
+  private final Transcripts transcripts;
+  private final TranscriptMapping mapping = new TranscriptMapping();
+  private final Path userHome;
+  private final Clock clock;
+  private final String version;
+  private final long startedMillis;
+
+  Answers(
+      SessionService sessions,
+      Transcripts transcripts,
+      Clock clock,
+      String version,
+      Path userHome) {
+    this.sessions = sessions;
+    this.transcripts = transcripts;
+    this.userHome = userHome;
+    this.clock = clock;
+    this.version = version;
+    this.startedMillis = clock.millis();
+  }
+
+  /** {@code /healthz}: that the engine answers, and to a known caller how it is. */
+  Map<String, Object> health(boolean knownCaller) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("ok", true);
+    if (knownCaller) {
+      List<SessionView> all = sessions.sessions();
+      answer.put("version", version);
+      answer.put("uptime", (clock.millis() - startedMillis) / 1000);
+      answer.put("tmux", sessions.tmux().installed());
+      answer.put("sessions", all.size());
+      answer.put("alive", all.stream().filter(SessionView::alive).count());
+      answer.put("attached", all.stream().filter(SessionView::attached).count());
+    }
+    return answer;
+  }
+
+  /** {@code /api/state}: the sessions and the CLIs, with the revision they are as of. */
+  Map<String, Object> state() {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("version", version);
+    // Read before the sessions: a change between the two then shows as a revision to come, never
+    // as a change a reader already has the revision of.
+    answer.put("revision", sessions.changes().revision());
+    answer.put("sessions", sessions.sessions());
+    List<Map<String, Object>> clis = new ArrayList<>();
+    for (CliDefinition cli : sessions.catalogue().all()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("id", cli.id());
+      row.put("label", cli.label());
+      row.put("installed", sessions.catalogue().installed(cli));
+      row.put("modes", cli.modes());
+      row.put("transcript", Transcripts.kinds().contains(cli.transcript()));
+      clis.add(row);
+    }
+    answer.put("clis", clis);
+    return answer;
+  }
+
+  /** The CLI's own conversation, from a bounded tail of its transcript; [] when it has none. */
+  Map<String, Object> conversation(SessionRecord record) {
+    String kind = sessions.catalogue().find(record.cli()).map(CliDefinition::transcript).orElse("");
+    Optional<Found> found = sessions.found(record.id());
+    List<Turn> turns;
+    TranscriptMapping.Mapped mapped = null;
+    if (found.isPresent() && !kind.isEmpty()) {
+      // A session clique did not start: its transcript is found from its process.
+      mapped = mapping.map(found.get(), kind, userHome);
+      turns = transcripts.turns(mapped.request(), mapped.roots());
+    } else {
+      turns =
+          transcripts.turns(
+              new TranscriptRequest(
+                  kind,
+                  record.id(),
+                  record.cliSessionId(),
+                  Path.of(record.cwd()),
+                  Instant.ofEpochMilli((long) (record.created() * 1000)),
+                  sessions.paneEnvironment(record.id(), TranscriptRoots.VARIABLES)));
+    }
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("cli", record.cli());
+    answer.put("name", record.name());
+    if (mapped != null) {
+      Map<String, Object> how = new LinkedHashMap<>();
+      how.put("exact", mapped.exact());
+      how.put("evidence", mapped.evidence());
+      answer.put("transcript_source", how);
+    }
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (Turn turn : turns) {
+      Map<String, String> row = new LinkedHashMap<>();
+      row.put("role", turn.role());
+      row.put("text", turn.text());
+      rows.add(row);
+    }
+    answer.put("turns", rows);
+    return answer;
+  }
+
+  static Map<String, Object> peek(PaneLines pane) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("lines", pane.lines());
+    answer.put("alive", pane.alive());
+    if (pane.alive()) {
+      answer.put("activity", pane.activity());
+    } else {
+      answer.put("activity", 0);
+    }
+    return answer;
+  }
+
+  static Map<String, Object> waitAnswer(WaitOutcome outcome) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("id", outcome.id());
+    answer.put("state", outcome.state());
+    answer.put("matched", outcome.matched());
+    answer.put("waited", outcome.waited());
+    return answer;
+  }
+
+  static Map<String, Object> sessionCreated(SessionRecord created) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("id", created.id());
+    answer.put("worktree", "");
+    return answer;
+  }
+
+  static Map<String, Object> sessionAdopted(SessionRecord adopted) {
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("id", adopted.id());
+    answer.put("adopted", true);
+    return answer;
+  }
+
+  /** The answer of a change that has nothing more to say. */
+  static Map<String, Object> done() {
+    return Map.of("ok", true);
+  }
+
+  /** Nothing to tell the CLI: an empty object is a hook's "carry on", and decides nothing. */
+  static Map<String, Object> hookReply() {
+    return Map.of();
+  }
+
+  static void ok(Response response, Callback callback, Object body) {
+    send(response, callback, 200, JSON_TYPE, write(body));
+  }
+
+  static void created(Response response, Callback callback, Object body) {
+    send(response, callback, 201, JSON_TYPE, write(body));
+  }
+
+  /** {@code {"error": message}}, with the headers its status calls for. */
+  static void error(Response response, Callback callback, int status, String message) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("error", message);
+    if (status == 405) {
+      response.getHeaders().put(HttpHeader.ALLOW, "GET, POST, DELETE");
+    }
+    if (status == 503) {
+      response.getHeaders().put(HttpHeader.RETRY_AFTER, "1");
+    }
+    send(response, callback, status, JSON_TYPE, body.toString());
+  }
+
+  static void error(Response response, Callback callback, ApiError error) {
+    error(response, callback, error.status(), error.getMessage());
+  }
+
+  /** Headers and body in one write, so a keep-alive client never waits on a delayed ACK. */
+  static void send(Response response, Callback callback, int status, String type, String body) {
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    response.setStatus(status);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+    response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-store");
+    response.getHeaders().put("X-Content-Type-Options", "nosniff");
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+    response.write(true, ByteBuffer.wrap(bytes), callback);
+  }
+
+  private static String write(Object body) {
+    try {
+      return JSON.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("an answer could not be written as JSON", e);
+    }
+  }
+}
