@@ -55,6 +55,12 @@ public final class SessionService implements AutoCloseable {
   /** Peek reads this many history lines per line asked for: blank and frame lines drop out. */
   private static final int PEEK_HISTORY_FACTOR = 4;
 
+  /** The signals that end processes most often, by their Linux numbers. */
+  private static final Map<Integer, String> SIGNAL_NAMES =
+      Map.of(
+          1, "SIGHUP", 2, "SIGINT", 3, "SIGQUIT", 4, "SIGILL", 6, "SIGABRT", 7, "SIGBUS", 9,
+          "SIGKILL", 11, "SIGSEGV", 13, "SIGPIPE", 15, "SIGTERM");
+
   private static final ObjectMapper JSON = EngineJson.mapper();
 
   /** Longest session name accepted: a name is a label, not a store. */
@@ -863,8 +869,7 @@ public final class SessionService implements AutoCloseable {
     Integer exitStatus = dead && live.pane().exitStatus() >= 0 ? live.pane().exitStatus() : null;
     SessionView.SourceView source =
         dead
-            ? new SessionView.SourceView(
-                "process", exitStatus == null ? "exited" : "exited with status " + exitStatus)
+            ? new SessionView.SourceView("process", howItEnded(live.pane()))
             : new SessionView.SourceView(verdict.source().authority(), verdict.source().evidence());
     return new SessionView(
         record.id(),
@@ -900,6 +905,18 @@ public final class SessionService implements AutoCloseable {
         record.source() == null ? null : store.find(record.id()).isPresent(),
         record.source(),
         alive ? detached(snapshot.detached().getOrDefault(record.id(), List.of())) : List.of());
+  }
+
+  /** What tmux knows of how a dead pane's process ended. */
+  private static String howItEnded(PaneInfo pane) {
+    if (pane.exitStatus() >= 0) {
+      return "exited with status " + pane.exitStatus();
+    }
+    if (pane.exitSignal() > 0) {
+      String name = SIGNAL_NAMES.get(pane.exitSignal());
+      return "killed by signal " + pane.exitSignal() + (name == null ? "" : " (" + name + ")");
+    }
+    return pane.exitSignal() == 0 ? "killed by a signal" : "exited";
   }
 
   /** The processes that left a session's tree, as they are named now (those gone are left out). */

@@ -8,6 +8,8 @@ package dev.clique.engine.tmux;
  * @param pid the pid of the process the pane started
  * @param exitStatus how the pane's process ended, once it is dead (tmux keeps a dead pane, its last
  *     screen readable); -1 while it runs or when tmux does not say
+ * @param exitSignal the signal that ended the pane's process, once it is dead: its number, 0 when a
+ *     signal did but its number is not known, -1 when no signal did (or it still runs)
  * @param historySize lines scrolled into the pane's history
  * @param cursorX cursor column
  * @param cursorY cursor row
@@ -23,6 +25,7 @@ public record PaneInfo(
     long pid,
     boolean dead,
     int exitStatus,
+    int exitSignal,
     long historySize,
     int cursorX,
     int cursorY,
@@ -39,6 +42,7 @@ public record PaneInfo(
         false,
         pid,
         false,
+        -1,
         -1,
         0,
         0,
@@ -58,6 +62,26 @@ public record PaneInfo(
         pid,
         dead,
         exitStatus,
+        exitSignal,
+        historySize,
+        cursorX,
+        cursorY,
+        title);
+  }
+
+  /** The same pane, dead by signal {@code signal}. */
+  public PaneInfo withExitSignal(int signal) {
+    return new PaneInfo(
+        session,
+        command,
+        activity,
+        cols,
+        rows,
+        attached,
+        pid,
+        dead,
+        exitStatus,
+        signal,
         historySize,
         cursorX,
         cursorY,

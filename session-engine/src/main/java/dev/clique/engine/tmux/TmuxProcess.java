@@ -13,11 +13,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -82,6 +84,13 @@ public final class TmuxProcess implements Tmux {
 
   /** A pane id ({@code %12}): unique on its server for the server's lifetime. */
   private static final Pattern PANE_ID = Pattern.compile("%[0-9]+");
+
+  private static final Pattern DEAD_BY_SIGNAL =
+      Pattern.compile("^Pane is dead \\(signal ([0-9]{1,2}),", Pattern.MULTILINE);
+  private static final int MAX_DEATH_SIGNALS = 256;
+
+  /** The signal that ended a dead pane, by session and pid: its screen is read once. */
+  private final Map<String, Integer> deathSignals = new ConcurrentHashMap<>();
 
   private volatile boolean installed;
   private volatile long installedCheckedAt;
@@ -268,7 +277,35 @@ public final class TmuxProcess implements Tmux {
       }
       check(result, "list-panes");
     }
-    return parsePanes(result.stdout);
+    List<PaneInfo> panes = parsePanes(result.stdout);
+    panes.replaceAll(pane -> pane.exitSignal() == 0 ? withSignal(pane) : pane);
+    return panes;
+  }
+
+  /**
+   * A pane a signal ended, with the signal's number: tmux 3.3a has no format for it, but writes it
+   * on the pane's last line ("Pane is dead (signal 15, ...)"), read once per pane.
+   */
+  private PaneInfo withSignal(PaneInfo pane) {
+    String key = pane.session() + "/" + pane.pid();
+    Integer known = deathSignals.get(key);
+    if (known == null) {
+      known = 0;
+      try {
+        Result screen = run(List.of("capture-pane", "-p", "-t", pane(pane.session())));
+        Matcher line = DEAD_BY_SIGNAL.matcher(screen.exitCode == 0 ? screen.stdout : "");
+        while (line.find()) {
+          known = Integer.parseInt(line.group(1));
+        }
+      } catch (TmuxException | NumberFormatException e) {
+        // unknown: a signal, without its number
+      }
+      if (deathSignals.size() >= MAX_DEATH_SIGNALS) {
+        deathSignals.clear();
+      }
+      deathSignals.put(key, known);
+    }
+    return pane.withExitSignal(known);
   }
 
   /**
@@ -354,6 +391,8 @@ public final class TmuxProcess implements Tmux {
               parseLong(f[6]),
               "1".equals(f[7]),
               "1".equals(f[7]) && !f[8].isBlank() ? (int) parseLong(f[8]) : -1,
+              // Reaped (a time of death) with no exit status: a signal ended it.
+              "1".equals(f[7]) && f[8].isBlank() && !f[9].isBlank() ? 0 : -1,
               parseLong(f[10]),
               (int) parseLong(f[11]),
               (int) parseLong(f[12]),

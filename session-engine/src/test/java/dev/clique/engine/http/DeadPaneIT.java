@@ -33,7 +33,9 @@ class DeadPaneIT {
         TestEngine.startWithClis(
             home,
             "[cli.dies]\ncommand = \"bash\"\n"
-                + "args = [\"--norc\", \"-c\", \"echo 'error: unable to start, no config'; sleep 0.3; exit 3\"]\n");
+                + "args = [\"--norc\", \"-c\", \"echo 'error: unable to start, no config'; sleep 0.3; exit 3\"]\n"
+                + "[cli.killed]\ncommand = \"bash\"\n"
+                + "args = [\"--norc\", \"-c\", \"echo 'about to be killed'; sleep 0.3; kill -TERM $$\"]\n");
     operator = engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), "");
   }
 
@@ -48,13 +50,8 @@ class DeadPaneIT {
 
     JsonNode session = eventuallyStopped(id);
     assertThat(session.path("alive").asBoolean()).isFalse();
-    // tmux 3.3a now and then keeps a dead pane without the status it reaped: then none is said.
-    if (session.path("exit_status").isNull()) {
-      assertThat(session.at("/state_source/evidence").asText()).isEqualTo("exited");
-    } else {
-      assertThat(session.path("exit_status").asInt()).isEqualTo(3);
-      assertThat(session.at("/state_source/evidence").asText()).isEqualTo("exited with status 3");
-    }
+    assertThat(session.path("exit_status").asInt()).isEqualTo(3);
+    assertThat(session.at("/state_source/evidence").asText()).isEqualTo("exited with status 3");
 
     JsonNode peek =
         JSON.readTree(
@@ -75,6 +72,19 @@ class DeadPaneIT {
         .isEqualTo(404);
   }
 
+  @Test
+  void aCliASignalEndedIsStoppedSayingWhichSignal() throws Exception {
+    String id = engine.create(operator, "killed", home, "killed");
+
+    JsonNode session = eventuallyStopped(id);
+    assertThat(session.path("exit_status").isNull()).as("no status: %s", session).isTrue();
+    assertThat(session.at("/state_source/evidence").asText())
+        .isEqualTo("killed by signal 15 (SIGTERM)");
+    assertThat(engine.send("DELETE", "/api/sessions/" + id, operator, null).statusCode())
+        .isEqualTo(200);
+  }
+
+  /** The session once it is stopped and the engine knows how its process ended. */
   private static JsonNode eventuallyStopped(String id) throws Exception {
     long deadline = System.nanoTime() + 10_000_000_000L;
     while (true) {
@@ -82,7 +92,7 @@ class DeadPaneIT {
           JSON.readTree(engine.send("GET", "/api/state", operator, null).body()).path("sessions")) {
         if (s.path("id").asText().equals(id)
             && s.path("state").asText().equals("stopped")
-            && s.at("/state_source/evidence").asText().startsWith("exited")) {
+            && s.at("/state_source/evidence").asText().matches("exited with status .*|killed .*")) {
           return s;
         }
       }
@@ -90,7 +100,7 @@ class DeadPaneIT {
         throw new AssertionError(
             "session "
                 + id
-                + " never stopped with a status; tmux has "
+                + " never stopped with a status or signal; tmux has "
                 + engine.engine.sessions().tmux().listPanes()
                 + "; the engine: "
                 + engine.send("GET", "/api/state", operator, null).body());

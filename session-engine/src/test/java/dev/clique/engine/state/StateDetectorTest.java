@@ -36,7 +36,8 @@ class StateDetectorTest {
       cursor = (cursor + 1) % 50;
       activity = clock.millis() / 1000;
     }
-    return new PaneInfo("s", "x", activity, 200, 50, false, 42, false, -1, history, 0, cursor, "");
+    return new PaneInfo(
+        "s", "x", activity, 200, 50, false, 42, false, -1, -1, history, 0, cursor, "");
   }
 
   private void print(String id) {

@@ -158,6 +158,7 @@ public final class FakeTmux implements Tmux {
               pane.pid,
               false,
               -1,
+              -1,
               pane.historySize,
               0,
               pane.cursorY,

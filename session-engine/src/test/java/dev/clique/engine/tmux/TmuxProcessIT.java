@@ -129,6 +129,19 @@ class TmuxProcessIT {
   }
 
   @Test
+  void aPaneASignalEndedSaysWhichSignal() throws Exception {
+    tmux.newSession("killed", dir, List.of("sleep", "100"), Map.of());
+    long pid = tmux.listPanes().get(0).pid();
+    assertThat(ProcessHandle.of(pid).orElseThrow().destroy()).as("SIGTERM sent").isTrue();
+    assertThat(eventually(() -> tmux.listPanes().get(0).exitSignal() == 15))
+        .as("the signal of %s", tmux.listPanes())
+        .isTrue();
+    PaneInfo pane = tmux.listPanes().get(0);
+    assertThat(pane.dead()).isTrue();
+    assertThat(pane.exitStatus()).isEqualTo(-1);
+  }
+
+  @Test
   void noServerMeansNoPanesNotAnError() throws Exception {
     assertThat(tmux.listPanes()).isEmpty();
   }

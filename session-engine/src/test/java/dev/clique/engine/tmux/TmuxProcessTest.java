@@ -43,6 +43,7 @@ class TmuxProcessTest {
                 42,
                 false,
                 -1,
+                -1,
                 7,
                 3,
                 4,
@@ -71,6 +72,29 @@ class TmuxProcessTest {
     PaneInfo pane = TmuxProcess.parsePanes(listing).get(0);
     assertThat(pane.dead()).isTrue();
     assertThat(pane.exitStatus()).isEqualTo(2);
+    assertThat(pane.exitSignal()).isEqualTo(-1);
+
+    // Reaped (a time of death) without a status: a signal ended it, its number not in the listing.
+    String signalled =
+        String.join(
+            F,
+            "abc",
+            "claude",
+            "1",
+            "200",
+            "50",
+            "0",
+            "43",
+            "1",
+            "",
+            "1796140000",
+            "9",
+            "0",
+            "3",
+            "");
+    PaneInfo killed = TmuxProcess.parsePanes(signalled).get(0);
+    assertThat(killed.exitStatus()).isEqualTo(-1);
+    assertThat(killed.exitSignal()).isEqualTo(0);
   }
 
   @Test
