@@ -26,6 +26,9 @@ import java.util.stream.Stream;
 final class ThrowawayEngine implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** This machine, on loopback: where every engine runs unless a suite gives it a host. */
+  private static final EngineHosts.Host LOCAL = new EngineHosts.Host("127.0.0.1", List.of());
+
   final Path home;
   final Path workdir;
   final String socket;
@@ -37,14 +40,17 @@ final class ThrowawayEngine implements AutoCloseable {
   private final boolean ownsHome;
   private int fileLimit;
   private final List<String> serveFlags = new ArrayList<>();
+  private final EngineHosts.Host host;
   private Spawned serve;
 
-  private ThrowawayEngine(Path home, Path workdir, String socket, int port, boolean ownsHome) {
+  private ThrowawayEngine(
+      Path home, Path workdir, String socket, int port, boolean ownsHome, EngineHosts.Host host) {
     this.home = home;
     this.workdir = workdir;
     this.socket = socket;
     this.port = port;
-    this.url = "http://127.0.0.1:" + port;
+    this.host = host;
+    this.url = "http://" + host.address() + ":" + port;
     this.ownsHome = ownsHome;
   }
 
@@ -53,17 +59,22 @@ final class ThrowawayEngine implements AutoCloseable {
    * stops only its own process.
    */
   ThrowawayEngine sibling() throws IOException {
-    ThrowawayEngine sibling = new ThrowawayEngine(home, workdir, socket, freePort(), false);
+    ThrowawayEngine sibling = new ThrowawayEngine(home, workdir, socket, freePort(), false, host);
     sibling.extraEnv.putAll(extraEnv);
     return sibling;
   }
 
   /** A home, socket and port, with no engine running yet. */
   static ThrowawayEngine prepare() throws IOException {
+    return prepareOn(LOCAL);
+  }
+
+  /** The same, for an engine on {@code host}: it listens on that host's address only. */
+  static ThrowawayEngine prepareOn(EngineHosts.Host host) throws IOException {
     String tag = ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
     Path home = Files.createTempDirectory("clique-it-home-");
     Path workdir = Files.createTempDirectory("clique-it-work-");
-    return new ThrowawayEngine(home, workdir, "clique-it-" + tag, freePort(), true);
+    return new ThrowawayEngine(home, workdir, "clique-it-" + tag, freePort(), true, host);
   }
 
   /** The environment every clique process of this engine runs with. */
@@ -117,12 +128,13 @@ final class ThrowawayEngine implements AutoCloseable {
   ThrowawayEngine start() throws IOException, InterruptedException {
     List<String> command =
         new ArrayList<>(
-            Launcher.jarCommand("serve", "--host", "127.0.0.1", "--port", Integer.toString(port)));
+            Launcher.jarCommand(
+                "serve", "--host", host.address(), "--port", Integer.toString(port)));
     command.addAll(serveFlags);
     if (fileLimit > 0) {
       command.addAll(0, List.of("sh", "-c", "ulimit -n " + fileLimit + " && exec \"$@\"", "sh"));
     }
-    serve = Spawned.start(command, env(), workdir);
+    serve = Spawned.start(host.run(command), env(), workdir);
     long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (System.nanoTime() < deadline) {
       if (!serve.alive()) {
