@@ -136,49 +136,4 @@ final class FakeClient implements CliqueClient {
   public CompletableFuture<Health> healthAsync() {
     return call("healthz", "", "");
   }
-
-  @Override
-  public EngineState state() {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public EngineState state(long after, Duration timeout) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public List<Session> sessions() {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Optional<Session> session(String id) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Pane peek(String id) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Pane peek(String id, int lines) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public WaitResult waitFor(String id, Duration timeout, SessionState... states) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Conversation conversation(String id) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Health health() {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
 }

@@ -81,19 +81,9 @@ final class GetOnlyHttp {
     return client;
   }
 
-  <T> T get(HttpUrl url, Duration limit, AnswerParser<T> parser) throws CliqueException {
-    try (Response response = newCall(url, limit).execute()) {
-      return read(response, parser);
-    } catch (CliqueException e) {
-      throw e;
-    } catch (IOException e) {
-      throw failures.noAnswer(e, limit);
-    }
-  }
-
   <T> CompletableFuture<T> getAsync(HttpUrl url, Duration limit, AnswerParser<T> parser) {
     Call call = newCall(url, limit);
-    CallFuture<T> future = new CallFuture<>(call);
+    CallFuture<T> future = new CallFuture<>(call, failures, limit);
     call.enqueue(
         new Callback() {
           @Override

@@ -1,7 +1,6 @@
 package dev.clique.client.internal;
 
 import dev.clique.client.CliqueClient;
-import dev.clique.client.CliqueException;
 import dev.clique.client.Conversation;
 import dev.clique.client.EngineState;
 import dev.clique.client.Health;
@@ -144,54 +143,6 @@ public final class HttpCliqueClient implements CliqueClient {
   @Override
   public String baseUrl() {
     return baseUrl;
-  }
-
-  @Override
-  public EngineState state() throws CliqueException {
-    return http.get(url("api", "state"), readTimeout, Answers::state);
-  }
-
-  @Override
-  public EngineState state(long after, Duration timeout) throws CliqueException {
-    return http.get(stateUrl(after, timeout), waitLimit(timeout), Answers::state);
-  }
-
-  @Override
-  public List<Session> sessions() throws CliqueException {
-    return state().sessions();
-  }
-
-  @Override
-  public Optional<Session> session(String id) throws CliqueException {
-    checkId(id);
-    return state().session(id);
-  }
-
-  @Override
-  public Pane peek(String id) throws CliqueException {
-    return http.get(peekUrl(id, null), readTimeout, Answers::pane);
-  }
-
-  @Override
-  public Pane peek(String id, int lines) throws CliqueException {
-    return http.get(peekUrl(id, lines), readTimeout, Answers::pane);
-  }
-
-  @Override
-  public WaitResult waitFor(String id, Duration timeout, SessionState... states)
-      throws CliqueException {
-    return http.get(
-        waitUrl(id, timeout, states), waitLimit(timeout), answer -> Answers.waitResult(answer, id));
-  }
-
-  @Override
-  public Conversation conversation(String id) throws CliqueException {
-    return http.get(sessionUrl(id, "transcript").build(), readTimeout, Answers::conversation);
-  }
-
-  @Override
-  public Health health() throws CliqueException {
-    return http.get(url("healthz"), readTimeout, Answers::health);
   }
 
   @Override
