@@ -391,7 +391,8 @@ public interface CliqueClient {
       if (token == null) {
         throw new IllegalArgumentException(HttpCliqueClient.TOKEN_REQUIRED);
       }
-      return new HttpCliqueClient(baseUrl, token, okHttpClient, timeout, waitMargin);
+      return new HttpCliqueClient(
+          baseUrl, token, okHttpClient, timeout, waitMargin, Answers.READER);
     }
 
     /**

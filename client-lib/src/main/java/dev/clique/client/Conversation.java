@@ -17,27 +17,59 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * @param cli the catalogue id of the session's CLI
- * @param name the session's name
- * @param turns the turns, oldest first
- * @param json the answer exactly as the engine sent it
+ * <p>The client makes these from the engine's answers, a test from an answer's text with {@link
+ * #fromJson(String)}; there is no public constructor, so a later version can add what a later
+ * engine sends. Two conversations are equal when the engine's answers are.
  */
-public record Conversation(String cli, String name, List<Turn> turns, JsonNode json) {
+public final class Conversation {
+  private final String cli;
+  private final String name;
+  private final List<Turn> turns;
+  private final JsonNode json;
+
+  Conversation(String cli, String name, List<Turn> turns, JsonNode json) {
+    this.cli = Objects.requireNonNull(cli, "cli");
+    this.name = Objects.requireNonNull(name, "name");
+    this.turns = List.copyOf(turns);
+    this.json = Objects.requireNonNull(json, "json");
+  }
 
   /**
-   * Copies {@code turns} and {@code json}.
+   * Reads a conversation from the JSON text of a transcript answer, as the client does.
    *
-   * @param cli the catalogue id of the session's CLI
-   * @param name the session's name
-   * @param turns the turns, oldest first
-   * @param json the answer exactly as the engine sent it
-   * @throws NullPointerException if a component or a turn is {@code null}
+   * @param json the answer's JSON text, e.g. {@code {"cli": "claude", "name": "x", "turns": []}}
+   * @return the conversation
+   * @throws IllegalArgumentException if it is not JSON, or not a transcript answer
    */
-  public Conversation {
-    Objects.requireNonNull(cli, "cli");
-    Objects.requireNonNull(name, "name");
-    turns = List.copyOf(turns);
-    json = Objects.requireNonNull(json, "json").deepCopy();
+  public static Conversation fromJson(String json) {
+    return Answers.fromJson(json, Answers::readConversation);
+  }
+
+  /**
+   * The catalogue id of the session's CLI.
+   *
+   * @return e.g. {@code claude}
+   */
+  public String cli() {
+    return cli;
+  }
+
+  /**
+   * The session's name.
+   *
+   * @return the name given to the session
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * The turns, oldest first.
+   *
+   * @return an unmodifiable list
+   */
+  public List<Turn> turns() {
+    return turns;
   }
 
   /**
@@ -45,8 +77,22 @@ public record Conversation(String cli, String name, List<Turn> turns, JsonNode j
    *
    * @return a copy of the raw JSON object (changing it changes nothing here)
    */
-  @Override
   public JsonNode json() {
     return json.deepCopy();
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Conversation that && json.equals(that.json);
+  }
+
+  @Override
+  public int hashCode() {
+    return json.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Conversation[cli=" + cli + ", name=" + name + ", turns=" + turns + "]";
   }
 }

@@ -70,6 +70,9 @@ class ArchitectureTest {
           .areDeclaredInClassesThat()
           .resideInAPackage(API)
           .and()
+          .areDeclaredInClassesThat()
+          .arePublic()
+          .and()
           .arePublic()
           .should(mentionNoInternalType());
 

@@ -22,7 +22,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Decimals are kept exactly as written ({@code 1767171234.80} stays that), integers as the
  * smallest of int, long and big integer that holds them; of repeated keys the last wins.
  */
-final class JsonTree {
+public final class JsonTree {
   private static final JsonFactory FACTORY = new JsonFactory();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -33,7 +33,7 @@ final class JsonTree {
    *
    * @throws JsonProcessingException when it is not JSON, or something follows the value
    */
-  static JsonNode read(byte[] json) throws JsonProcessingException {
+  public static JsonNode read(byte[] json) throws JsonProcessingException {
     try (JsonParser parser = FACTORY.createParser(json)) {
       return whole(parser);
     } catch (JsonProcessingException e) {
@@ -44,7 +44,7 @@ final class JsonTree {
   }
 
   /** {@link #read(byte[])} of a text. */
-  static JsonNode read(String json) throws JsonProcessingException {
+  public static JsonNode read(String json) throws JsonProcessingException {
     return read(json.getBytes(StandardCharsets.UTF_8));
   }
 

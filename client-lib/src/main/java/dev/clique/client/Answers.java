@@ -1,27 +1,80 @@
-package dev.clique.client.internal;
+package dev.clique.client;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clique.client.Cli;
-import dev.clique.client.Conversation;
-import dev.clique.client.EngineState;
-import dev.clique.client.Health;
-import dev.clique.client.Pane;
-import dev.clique.client.Session;
-import dev.clique.client.SessionState;
-import dev.clique.client.Turn;
-import dev.clique.client.WaitResult;
+import dev.clique.client.internal.AnswerReader;
+import dev.clique.client.internal.JsonFields;
+import dev.clique.client.internal.JsonTree;
+import dev.clique.client.internal.MalformedAnswer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
-/** The engine's answers, one reader per route, as HTTP-API.md describes them. */
-final class Answers {
+/**
+ * The engine's answers, one reader per route, as HTTP-API.md describes them: the one maker of the
+ * values, whose constructors only this package sees.
+ */
+final class Answers implements AnswerReader {
+  /** What {@link CliqueClient.Builder} gives the client it builds. */
+  static final AnswerReader READER = new Answers();
+
   private static final String ANSWER = "the answer";
 
   private Answers() {}
 
+  /** A reader of one JSON value. */
+  @FunctionalInterface
+  interface Reader<T> {
+    T read(JsonNode answer) throws MalformedAnswer;
+  }
+
+  /** {@code reader}'s value of the JSON text {@code json}, for the values' {@code fromJson}. */
+  static <T> T fromJson(String json, Reader<T> reader) {
+    Objects.requireNonNull(json, "json");
+    JsonNode tree;
+    try {
+      tree = JsonTree.read(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+    }
+    if (tree.isMissingNode()) {
+      throw new IllegalArgumentException("not JSON: the text is empty");
+    }
+    try {
+      return reader.read(tree);
+    } catch (MalformedAnswer e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public EngineState state(JsonNode answer) throws MalformedAnswer {
+    return readState(answer);
+  }
+
+  @Override
+  public Pane pane(JsonNode answer) throws MalformedAnswer {
+    return readPane(answer);
+  }
+
+  @Override
+  public WaitResult waitResult(JsonNode answer, String id) throws MalformedAnswer {
+    return readWaitResult(answer, id);
+  }
+
+  @Override
+  public Conversation conversation(JsonNode answer) throws MalformedAnswer {
+    return readConversation(answer);
+  }
+
+  @Override
+  public Health health(JsonNode answer) throws MalformedAnswer {
+    return readHealth(answer);
+  }
+
   /** {@code GET /api/state}. */
-  static EngineState state(JsonNode answer) throws MalformedAnswer {
+  static EngineState readState(JsonNode answer) throws MalformedAnswer {
     JsonFields fields = JsonFields.of(answer, ANSWER);
     List<Session> sessions = new ArrayList<>();
     for (JsonNode row : fields.requiredArray("sessions")) {
@@ -74,7 +127,7 @@ final class Answers {
   }
 
   /** {@code GET /api/sessions/{id}/peek}. */
-  static Pane pane(JsonNode answer) throws MalformedAnswer {
+  static Pane readPane(JsonNode answer) throws MalformedAnswer {
     JsonFields f = JsonFields.of(answer, ANSWER);
     List<String> lines = new ArrayList<>();
     for (JsonNode line : f.requiredArray("lines")) {
@@ -87,7 +140,7 @@ final class Answers {
   }
 
   /** {@code GET /api/sessions/{id}/wait}; {@code id} stands in when the answer has none. */
-  static WaitResult waitResult(JsonNode answer, String id) throws MalformedAnswer {
+  static WaitResult readWaitResult(JsonNode answer, String id) throws MalformedAnswer {
     JsonFields f = JsonFields.of(answer, ANSWER);
     return new WaitResult(
         f.optionalString("id").orElse(id),
@@ -98,7 +151,7 @@ final class Answers {
   }
 
   /** {@code GET /api/sessions/{id}/transcript}. */
-  static Conversation conversation(JsonNode answer) throws MalformedAnswer {
+  static Conversation readConversation(JsonNode answer) throws MalformedAnswer {
     JsonFields f = JsonFields.of(answer, ANSWER);
     List<Turn> turns = new ArrayList<>();
     for (JsonNode turn : f.requiredArray("turns")) {
@@ -109,7 +162,7 @@ final class Answers {
   }
 
   /** {@code GET /healthz}. */
-  static Health health(JsonNode answer) throws MalformedAnswer {
+  static Health readHealth(JsonNode answer) throws MalformedAnswer {
     JsonFields f = JsonFields.of(answer, ANSWER);
     return new Health(
         f.requiredBool("ok"),
