@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.client.internal.AnswerReader;
 import dev.clique.client.internal.JsonFields;
-import dev.clique.client.internal.JsonTree;
+import dev.clique.client.internal.JsonText;
 import dev.clique.client.internal.MalformedAnswer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,72 +23,57 @@ final class Answers implements AnswerReader {
 
   private Answers() {}
 
-  /** A reader of one JSON value. */
+  /** A reader of one answer. */
   @FunctionalInterface
   interface Reader<T> {
-    T read(JsonNode answer) throws MalformedAnswer;
+    T read(JsonText answer) throws MalformedAnswer;
   }
 
   /** {@code reader}'s value of the JSON text {@code json}, for the values' {@code fromJson}. */
   static <T> T fromJson(String json, Reader<T> reader) {
     Objects.requireNonNull(json, "json");
-    JsonNode tree;
+    JsonText answer;
     try {
-      tree = JsonTree.read(json);
+      answer = JsonText.read(json);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
     }
-    if (tree.isMissingNode()) {
+    if (answer.tree().isMissingNode()) {
       throw new IllegalArgumentException("not JSON: the text is empty");
     }
     try {
-      return reader.read(tree);
+      return reader.read(answer);
     } catch (MalformedAnswer e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
   }
 
-  @Override
-  public EngineState state(JsonNode answer) throws MalformedAnswer {
-    return readState(answer);
-  }
-
-  @Override
-  public Pane pane(JsonNode answer) throws MalformedAnswer {
-    return readPane(answer);
-  }
-
-  @Override
-  public WaitResult waitResult(JsonNode answer, String id) throws MalformedAnswer {
-    return readWaitResult(answer, id);
-  }
-
-  @Override
-  public Conversation conversation(JsonNode answer) throws MalformedAnswer {
-    return readConversation(answer);
-  }
-
-  @Override
-  public Health health(JsonNode answer) throws MalformedAnswer {
-    return readHealth(answer);
-  }
-
   /** {@code GET /api/state}. */
-  static EngineState readState(JsonNode answer) throws MalformedAnswer {
-    JsonFields fields = JsonFields.of(answer, ANSWER);
+  @Override
+  public EngineState state(JsonText answer) throws MalformedAnswer {
+    JsonFields fields = JsonFields.of(answer.tree(), ANSWER);
     List<Session> sessions = new ArrayList<>();
     for (JsonNode row : fields.requiredArray("sessions")) {
-      sessions.add(session(row));
+      sessions.add(session(row, answer));
     }
     List<Cli> clis = new ArrayList<>();
     for (JsonNode entry : fields.array("clis")) {
-      clis.add(cli(entry));
+      clis.add(cli(entry, answer));
     }
     return new EngineState(
-        fields.string("version"), fields.longInteger("revision"), sessions, clis, answer);
+        fields.string("version"),
+        fields.longInteger("revision"),
+        sessions,
+        clis,
+        answer.textOf(answer.tree()));
   }
 
-  static Session session(JsonNode row) throws MalformedAnswer {
+  /** One row of {@code GET /api/state}, on its own. */
+  static Session readSession(JsonText row) throws MalformedAnswer {
+    return session(row.tree(), row);
+  }
+
+  private static Session session(JsonNode row, JsonText answer) throws MalformedAnswer {
     String id = JsonFields.of(row, "a session").requiredString("id");
     if (id.isBlank()) {
       throw new MalformedAnswer("a session has a blank \"id\"");
@@ -117,18 +102,20 @@ final class Answers implements AnswerReader {
         f.longInteger("rss"),
         f.string("branch"),
         f.integer("dirty"),
-        row);
+        answer.textOf(row));
   }
 
-  static Cli cli(JsonNode entry) throws MalformedAnswer {
+  private static Cli cli(JsonNode entry, JsonText answer) throws MalformedAnswer {
     String id = JsonFields.of(entry, "a clis entry").requiredString("id");
     JsonFields f = JsonFields.of(entry, "clis entry " + id);
-    return new Cli(id, f.string("label"), f.bool("installed"), f.bool("transcript"), entry);
+    return new Cli(
+        id, f.string("label"), f.bool("installed"), f.bool("transcript"), answer.textOf(entry));
   }
 
   /** {@code GET /api/sessions/{id}/peek}. */
-  static Pane readPane(JsonNode answer) throws MalformedAnswer {
-    JsonFields f = JsonFields.of(answer, ANSWER);
+  @Override
+  public Pane pane(JsonText answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer.tree(), ANSWER);
     List<String> lines = new ArrayList<>();
     for (JsonNode line : f.requiredArray("lines")) {
       if (!line.isTextual()) {
@@ -136,34 +123,37 @@ final class Answers implements AnswerReader {
       }
       lines.add(line.textValue());
     }
-    return new Pane(lines, f.bool("alive"), f.instant("activity"), answer);
+    return new Pane(lines, f.bool("alive"), f.instant("activity"), answer.textOf(answer.tree()));
   }
 
   /** {@code GET /api/sessions/{id}/wait}; {@code id} stands in when the answer has none. */
-  static WaitResult readWaitResult(JsonNode answer, String id) throws MalformedAnswer {
-    JsonFields f = JsonFields.of(answer, ANSWER);
+  @Override
+  public WaitResult waitResult(JsonText answer, String id) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer.tree(), ANSWER);
     return new WaitResult(
         f.optionalString("id").orElse(id),
         SessionState.fromWire(f.requiredString("state")),
         f.requiredBool("matched"),
         f.optionalDuration("waited").orElse(Duration.ZERO),
-        answer);
+        answer.textOf(answer.tree()));
   }
 
   /** {@code GET /api/sessions/{id}/transcript}. */
-  static Conversation readConversation(JsonNode answer) throws MalformedAnswer {
-    JsonFields f = JsonFields.of(answer, ANSWER);
+  @Override
+  public Conversation conversation(JsonText answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer.tree(), ANSWER);
     List<Turn> turns = new ArrayList<>();
     for (JsonNode turn : f.requiredArray("turns")) {
       JsonFields t = JsonFields.of(turn, "a turn");
       turns.add(new Turn(t.requiredString("role"), t.requiredString("text")));
     }
-    return new Conversation(f.string("cli"), f.string("name"), turns, answer);
+    return new Conversation(f.string("cli"), f.string("name"), turns, answer.textOf(answer.tree()));
   }
 
   /** {@code GET /healthz}. */
-  static Health readHealth(JsonNode answer) throws MalformedAnswer {
-    JsonFields f = JsonFields.of(answer, ANSWER);
+  @Override
+  public Health health(JsonText answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer.tree(), ANSWER);
     return new Health(
         f.requiredBool("ok"),
         f.optionalString("version"),
@@ -172,6 +162,6 @@ final class Answers implements AnswerReader {
         f.optionalInt("sessions"),
         f.optionalInt("alive"),
         f.optionalInt("attached"),
-        answer);
+        answer.textOf(answer.tree()));
   }
 }

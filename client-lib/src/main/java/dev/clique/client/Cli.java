@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Objects;
 
 /**
@@ -15,9 +14,9 @@ public final class Cli {
   private final String label;
   private final boolean installed;
   private final boolean transcript;
-  private final JsonNode json;
+  private final String json;
 
-  Cli(String id, String label, boolean installed, boolean transcript, JsonNode json) {
+  Cli(String id, String label, boolean installed, boolean transcript, String json) {
     this.id = Objects.requireNonNull(id, "id");
     this.label = Objects.requireNonNull(label, "label");
     this.installed = installed;
@@ -62,12 +61,14 @@ public final class Cli {
   }
 
   /**
-   * The entry exactly as the engine sent it, including keys this client does not know.
+   * The JSON text the engine sent for this entry, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @return the entry's JSON text, one object
    */
-  public JsonNode json() {
-    return json.deepCopy();
+  public String json() {
+    return json;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Objects;
 
@@ -19,15 +18,15 @@ import java.util.Objects;
  *
  * <p>The client makes these from the engine's answers, a test from an answer's text with {@link
  * #fromJson(String)}; there is no public constructor, so a later version can add what a later
- * engine sends. Two conversations are equal when the engine's answers are.
+ * engine sends. Two conversations are equal when the engine sent the same text for them.
  */
 public final class Conversation {
   private final String cli;
   private final String name;
   private final List<Turn> turns;
-  private final JsonNode json;
+  private final String json;
 
-  Conversation(String cli, String name, List<Turn> turns, JsonNode json) {
+  Conversation(String cli, String name, List<Turn> turns, String json) {
     this.cli = Objects.requireNonNull(cli, "cli");
     this.name = Objects.requireNonNull(name, "name");
     this.turns = List.copyOf(turns);
@@ -42,7 +41,7 @@ public final class Conversation {
    * @throws IllegalArgumentException if it is not JSON, or not a transcript answer
    */
   public static Conversation fromJson(String json) {
-    return Answers.fromJson(json, Answers::readConversation);
+    return Answers.fromJson(json, Answers.READER::conversation);
   }
 
   /**
@@ -73,12 +72,14 @@ public final class Conversation {
   }
 
   /**
-   * The answer exactly as the engine sent it, including keys this client does not know.
+   * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @return the answer's JSON text, one object
    */
-  public JsonNode json() {
-    return json.deepCopy();
+  public String json() {
+    return json;
   }
 
   @Override

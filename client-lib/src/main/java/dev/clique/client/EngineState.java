@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,17 +16,16 @@ import java.util.Optional;
  *
  * <p>The client makes these from the engine's answers, a test from an answer's text with {@link
  * #fromJson(String)}; there is no public constructor, so a later version can add what a later
- * engine sends. Two states are equal when the engine's answers are.
+ * engine sends. Two states are equal when the engine sent the same text for them.
  */
 public final class EngineState {
   private final String version;
   private final long revision;
   private final List<Session> sessions;
   private final List<Cli> clis;
-  private final JsonNode json;
+  private final String json;
 
-  EngineState(
-      String version, long revision, List<Session> sessions, List<Cli> clis, JsonNode json) {
+  EngineState(String version, long revision, List<Session> sessions, List<Cli> clis, String json) {
     this.version = Objects.requireNonNull(version, "version");
     this.revision = revision;
     this.sessions = List.copyOf(sessions);
@@ -43,7 +41,7 @@ public final class EngineState {
    * @throws IllegalArgumentException if it is not JSON, or not a state answer
    */
   public static EngineState fromJson(String json) {
-    return Answers.fromJson(json, Answers::readState);
+    return Answers.fromJson(json, Answers.READER::state);
   }
 
   /**
@@ -94,12 +92,14 @@ public final class EngineState {
   }
 
   /**
-   * The answer exactly as the engine sent it, including keys this client does not know.
+   * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @return the answer's JSON text, one object
    */
-  public JsonNode json() {
-    return json.deepCopy();
+  public String json() {
+    return json;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,7 +19,7 @@ import java.util.OptionalInt;
  *
  * <p>The client makes these from the engine's answers, a test from an answer's text with {@link
  * #fromJson(String)}; there is no public constructor, so a later version can add what a later
- * engine sends. Two healths are equal when the engine's answers are.
+ * engine sends. Two healths are equal when the engine sent the same text for them.
  */
 public final class Health {
   private final boolean ok;
@@ -30,7 +29,7 @@ public final class Health {
   private final OptionalInt sessions;
   private final OptionalInt alive;
   private final OptionalInt attached;
-  private final JsonNode json;
+  private final String json;
 
   Health(
       boolean ok,
@@ -40,7 +39,7 @@ public final class Health {
       OptionalInt sessions,
       OptionalInt alive,
       OptionalInt attached,
-      JsonNode json) {
+      String json) {
     this.ok = ok;
     this.version = Objects.requireNonNull(version, "version");
     this.uptime = Objects.requireNonNull(uptime, "uptime");
@@ -59,7 +58,7 @@ public final class Health {
    * @throws IllegalArgumentException if it is not JSON, or not a health answer
    */
   public static Health fromJson(String json) {
-    return Answers.fromJson(json, Answers::readHealth);
+    return Answers.fromJson(json, Answers.READER::health);
   }
 
   /**
@@ -135,12 +134,14 @@ public final class Health {
   }
 
   /**
-   * The answer exactly as the engine sent it, including keys this client does not know.
+   * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @return the answer's JSON text, one object
    */
-  public JsonNode json() {
-    return json.deepCopy();
+  public String json() {
+    return json;
   }
 
   @Override

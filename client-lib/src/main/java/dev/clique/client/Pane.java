@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -19,15 +18,15 @@ import java.util.Objects;
  *
  * <p>The client makes these from the engine's answers, a test from an answer's text with {@link
  * #fromJson(String)}; there is no public constructor, so a later version can add what a later
- * engine sends. Two panes are equal when the engine's answers are.
+ * engine sends. Two panes are equal when the engine sent the same text for them.
  */
 public final class Pane {
   private final List<String> lines;
   private final boolean alive;
   private final Instant activity;
-  private final JsonNode json;
+  private final String json;
 
-  Pane(List<String> lines, boolean alive, Instant activity, JsonNode json) {
+  Pane(List<String> lines, boolean alive, Instant activity, String json) {
     this.lines = List.copyOf(lines);
     this.alive = alive;
     this.activity = Objects.requireNonNull(activity, "activity");
@@ -42,7 +41,7 @@ public final class Pane {
    * @throws IllegalArgumentException if it is not JSON, or not a peek answer
    */
   public static Pane fromJson(String json) {
-    return Answers.fromJson(json, Answers::readPane);
+    return Answers.fromJson(json, Answers.READER::pane);
   }
 
   /**
@@ -73,12 +72,14 @@ public final class Pane {
   }
 
   /**
-   * The answer exactly as the engine sent it, including keys this client does not know.
+   * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @return the answer's JSON text, one object
    */
-  public JsonNode json() {
-    return json.deepCopy();
+  public String json() {
+    return json;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,7 +43,7 @@ public final class Session {
   private final long rss;
   private final String branch;
   private final int dirty;
-  private final JsonNode json;
+  private final String json;
 
   Session(
       String id,
@@ -69,7 +68,7 @@ public final class Session {
       long rss,
       String branch,
       int dirty,
-      JsonNode json) {
+      String json) {
     this.id = Objects.requireNonNull(id, "id");
     this.name = Objects.requireNonNull(name, "name");
     this.cli = Objects.requireNonNull(cli, "cli");
@@ -104,7 +103,7 @@ public final class Session {
    * @throws IllegalArgumentException if it is not JSON, or not a session row
    */
   public static Session fromJson(String json) {
-    return Answers.fromJson(json, Answers::session);
+    return Answers.fromJson(json, Answers::readSession);
   }
 
   /**
@@ -306,13 +305,14 @@ public final class Session {
   }
 
   /**
-   * The row exactly as the engine sent it, including keys this client does not know; pass it on
-   * unchanged to show a caller what the engine said.
+   * The JSON text the engine sent for this row, exactly as it came (white space, key order and keys
+   * this client does not know included): what to pass on to show a caller what the engine said, or
+   * to read with a JSON library of one's own.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @return the row's JSON text, one object
    */
-  public JsonNode json() {
-    return json.deepCopy();
+  public String json() {
+    return json;
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -24,9 +23,9 @@ public final class WaitResult {
   private final SessionState state;
   private final boolean matched;
   private final Duration waited;
-  private final JsonNode json;
+  private final String json;
 
-  WaitResult(String id, SessionState state, boolean matched, Duration waited, JsonNode json) {
+  WaitResult(String id, SessionState state, boolean matched, Duration waited, String json) {
     this.id = Objects.requireNonNull(id, "id");
     this.state = Objects.requireNonNull(state, "state");
     this.matched = matched;
@@ -43,7 +42,7 @@ public final class WaitResult {
    * @throws IllegalArgumentException if it is not JSON, or not a wait answer
    */
   public static WaitResult fromJson(String json) {
-    return Answers.fromJson(json, answer -> Answers.readWaitResult(answer, ""));
+    return Answers.fromJson(json, answer -> Answers.READER.waitResult(answer, ""));
   }
 
   /**
@@ -84,12 +83,14 @@ public final class WaitResult {
   }
 
   /**
-   * The answer exactly as the engine sent it, including keys this client does not know.
+   * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @return the answer's JSON text, one object
    */
-  public JsonNode json() {
-    return json.deepCopy();
+  public String json() {
+    return json;
   }
 
   @Override

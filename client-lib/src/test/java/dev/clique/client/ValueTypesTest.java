@@ -45,7 +45,7 @@ class ValueTypesTest {
     EngineState state = EngineState.fromJson(contract("state.json"));
     assertThat(state.sessions()).hasSize(2);
     Session claude = state.session(CLAUDE_ID).orElseThrow();
-    assertThat(Session.fromJson(claude.json().toString())).isEqualTo(claude);
+    assertThat(Session.fromJson(claude.json())).isEqualTo(claude);
     assertThat(Pane.fromJson(contract("peek.json")).lines()).isNotEmpty();
     WaitResult w = WaitResult.fromJson(contract("wait-matched.json"));
     assertThat(w.id()).isEqualTo(CLAUDE_ID);

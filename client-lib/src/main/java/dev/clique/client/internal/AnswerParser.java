@@ -1,9 +1,7 @@
 package dev.clique.client.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-/** Turns the JSON object of one route's answer into what the caller asked for. */
+/** Turns one route's answer into what the caller asked for. */
 @FunctionalInterface
 interface AnswerParser<T> {
-  T parse(JsonNode answer) throws MalformedAnswer;
+  T parse(JsonText answer) throws MalformedAnswer;
 }

@@ -1,6 +1,5 @@
 package dev.clique.client.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.client.Conversation;
 import dev.clique.client.EngineState;
 import dev.clique.client.Health;
@@ -19,7 +18,7 @@ public interface AnswerReader {
    * @return the state
    * @throws MalformedAnswer if it is not a state
    */
-  EngineState state(JsonNode answer) throws MalformedAnswer;
+  EngineState state(JsonText answer) throws MalformedAnswer;
 
   /**
    * {@code GET /api/sessions/{id}/peek}.
@@ -28,7 +27,7 @@ public interface AnswerReader {
    * @return the pane
    * @throws MalformedAnswer if it is not a pane
    */
-  Pane pane(JsonNode answer) throws MalformedAnswer;
+  Pane pane(JsonText answer) throws MalformedAnswer;
 
   /**
    * {@code GET /api/sessions/{id}/wait}.
@@ -38,7 +37,7 @@ public interface AnswerReader {
    * @return the result
    * @throws MalformedAnswer if it is not a wait's answer
    */
-  WaitResult waitResult(JsonNode answer, String id) throws MalformedAnswer;
+  WaitResult waitResult(JsonText answer, String id) throws MalformedAnswer;
 
   /**
    * {@code GET /api/sessions/{id}/transcript}.
@@ -47,7 +46,7 @@ public interface AnswerReader {
    * @return the conversation
    * @throws MalformedAnswer if it is not a conversation
    */
-  Conversation conversation(JsonNode answer) throws MalformedAnswer;
+  Conversation conversation(JsonText answer) throws MalformedAnswer;
 
   /**
    * {@code GET /healthz}.
@@ -56,5 +55,5 @@ public interface AnswerReader {
    * @return the health
    * @throws MalformedAnswer if it is not a health answer
    */
-  Health health(JsonNode answer) throws MalformedAnswer;
+  Health health(JsonText answer) throws MalformedAnswer;
 }
