@@ -2,6 +2,7 @@ package dev.clique.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.client.internal.AnswerParser;
 import dev.clique.client.internal.AnswerReader;
 import dev.clique.client.internal.JsonFields;
 import dev.clique.client.internal.JsonText;
@@ -23,14 +24,8 @@ final class Answers implements AnswerReader {
 
   private Answers() {}
 
-  /** A reader of one answer. */
-  @FunctionalInterface
-  interface Reader<T> {
-    T read(JsonText answer) throws MalformedAnswer;
-  }
-
   /** {@code reader}'s value of the JSON text {@code json}, for the values' {@code fromJson}. */
-  static <T> T fromJson(String json, Reader<T> reader) {
+  static <T> T fromJson(String json, AnswerParser<T> reader) {
     Objects.requireNonNull(json, "json");
     JsonText answer;
     try {
@@ -42,7 +37,7 @@ final class Answers implements AnswerReader {
       throw new IllegalArgumentException("not JSON: the text is empty");
     }
     try {
-      return reader.read(answer);
+      return reader.parse(answer);
     } catch (MalformedAnswer e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
