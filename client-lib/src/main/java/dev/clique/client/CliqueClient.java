@@ -1,6 +1,7 @@
 package dev.clique.client;
 
 import dev.clique.client.internal.HttpCliqueClient;
+import dev.clique.client.internal.Sync;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -29,10 +30,16 @@ import okhttp3.OkHttpClient;
  * no proxy. Ordinary reads time out after 30 s; a wait after its own time-out plus 15 s, so the
  * connection outlives the engine's answer. Connections are pooled and kept alive.
  *
- * <p>A client is immutable and thread-safe: build one and share it. Each method has an asynchronous
- * twin whose future completes on an HTTP thread, exceptionally with a {@link CliqueException};
+ * <p>A client is immutable and thread-safe: build one and share it. The asynchronous methods are
+ * the core: each future completes on an HTTP thread, exceptionally with a {@link CliqueException};
  * {@link CompletableFuture#cancel(boolean) cancel} on that future aborts the HTTP call. Futures
- * derived from it ({@code thenApply}, ...) do not pass a cancel back.
+ * derived from it ({@code thenApply}, ...) do not pass a cancel back. Each blocking method is a
+ * default that waits for its asynchronous twin and throws the {@link CliqueException} the future
+ * failed with; interrupting the waiting thread aborts the call, keeps the thread's interrupt status
+ * and throws a {@link CliqueException.Kind#TIMEOUT}.
+ *
+ * <p>An implementation (a fake in a test, a proxy) implements {@link #baseUrl()} and the nine
+ * {@code ...Async} methods; the blocking ones come with them.
  *
  * <p>A client's {@code toString()} never shows the token.
  */
@@ -60,7 +67,9 @@ public interface CliqueClient {
    * @return the engine's state
    * @throws CliqueException if the call fails
    */
-  EngineState state() throws CliqueException;
+  default EngineState state() throws CliqueException {
+    return Sync.await(stateAsync());
+  }
 
   /**
    * The state once it has changed since {@code after}, a {@link EngineState#revision() revision} an
@@ -87,7 +96,9 @@ public interface CliqueClient {
    * @throws CliqueException if the call fails
    * @throws IllegalArgumentException if {@code after} or {@code timeout} is negative
    */
-  EngineState state(long after, Duration timeout) throws CliqueException;
+  default EngineState state(long after, Duration timeout) throws CliqueException {
+    return Sync.await(stateAsync(after, timeout));
+  }
 
   /**
    * Every session of the engine ({@code GET /api/state}).
@@ -95,7 +106,9 @@ public interface CliqueClient {
    * @return the sessions, in the engine's order
    * @throws CliqueException if the call fails
    */
-  List<Session> sessions() throws CliqueException;
+  default List<Session> sessions() throws CliqueException {
+    return Sync.await(sessionsAsync());
+  }
 
   /**
    * One session: {@code GET /api/state}, then the row with that id.
@@ -104,7 +117,9 @@ public interface CliqueClient {
    * @return that session, or empty when the engine has none with that id
    * @throws CliqueException if the call fails
    */
-  Optional<Session> session(String id) throws CliqueException;
+  default Optional<Session> session(String id) throws CliqueException {
+    return Sync.await(sessionAsync(id));
+  }
 
   /**
    * The last lines of a session's pane, as many as the engine gives by default ({@code GET
@@ -116,7 +131,9 @@ public interface CliqueClient {
    *     unknown id
    * @throws IllegalArgumentException if {@code id} is blank, {@code "."} or {@code ".."}
    */
-  Pane peek(String id) throws CliqueException;
+  default Pane peek(String id) throws CliqueException {
+    return Sync.await(peekAsync(id));
+  }
 
   /**
    * The last {@code lines} lines of a session's pane ({@code GET /api/sessions/{id}/peek?lines=N}).
@@ -129,7 +146,9 @@ public interface CliqueClient {
    *     unknown id
    * @throws IllegalArgumentException if {@code lines < 1} or {@code id} is not a usable id
    */
-  Pane peek(String id, int lines) throws CliqueException;
+  default Pane peek(String id, int lines) throws CliqueException {
+    return Sync.await(peekAsync(id, lines));
+  }
 
   /**
    * Blocks until the session is in one of {@code states} or {@code timeout} passes ({@code GET
@@ -148,7 +167,10 @@ public interface CliqueClient {
    *     SessionState#GONE} or {@link SessionState#UNKNOWN} (nothing to wait for), or {@code id} is
    *     not a usable id
    */
-  WaitResult waitFor(String id, Duration timeout, SessionState... states) throws CliqueException;
+  default WaitResult waitFor(String id, Duration timeout, SessionState... states)
+      throws CliqueException {
+    return Sync.await(waitForAsync(id, timeout, states));
+  }
 
   /**
    * What was said in a session, from the CLI's own transcript ({@code GET
@@ -159,7 +181,9 @@ public interface CliqueClient {
    * @throws CliqueException if the call fails; {@link CliqueException.Kind#NOT_FOUND} for an
    *     unknown id
    */
-  Conversation conversation(String id) throws CliqueException;
+  default Conversation conversation(String id) throws CliqueException {
+    return Sync.await(conversationAsync(id));
+  }
 
   /**
    * The engine's health ({@code GET /healthz}); the details come only when the token is known.
@@ -167,7 +191,9 @@ public interface CliqueClient {
    * @return the engine's health
    * @throws CliqueException if the call fails
    */
-  Health health() throws CliqueException;
+  default Health health() throws CliqueException {
+    return Sync.await(healthAsync());
+  }
 
   /**
    * The asynchronous twin of {@link #state()}.
@@ -317,8 +343,9 @@ public interface CliqueClient {
      * An {@link OkHttpClient} to derive from, so the client shares its connection pool and
      * dispatcher threads. The derived client still follows no redirect, uses no proxy and sets its
      * own time-outs per call. Its dispatcher's limits ({@code maxRequestsPerHost}, 5 by default)
-     * bound how many asynchronous calls run at once; raise them for many concurrent waits. Without
-     * one, the client makes its own, without such a limit.
+     * bound how many calls run at once (blocking ones too: they are asynchronous calls waited for);
+     * raise them for many concurrent waits. Without one, the client makes its own, without such a
+     * limit.
      *
      * @param okHttpClient the client to derive from
      * @return this builder
@@ -364,7 +391,8 @@ public interface CliqueClient {
       if (token == null) {
         throw new IllegalArgumentException(HttpCliqueClient.TOKEN_REQUIRED);
       }
-      return new HttpCliqueClient(baseUrl, token, okHttpClient, timeout, waitMargin);
+      return new HttpCliqueClient(
+          baseUrl, token, okHttpClient, timeout, waitMargin, Answers.READER);
     }
 
     /**

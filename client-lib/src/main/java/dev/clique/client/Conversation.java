@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,36 +16,84 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * @param cli the catalogue id of the session's CLI
- * @param name the session's name
- * @param turns the turns, oldest first
- * @param json the answer exactly as the engine sent it
+ * <p>The client makes these from the engine's answers, a test from an answer's text with {@link
+ * #fromJson(String)}; there is no public constructor, so a later version can add what a later
+ * engine sends. Two conversations are equal when the engine sent the same text for them.
  */
-public record Conversation(String cli, String name, List<Turn> turns, JsonNode json) {
+public final class Conversation {
+  private final String cli;
+  private final String name;
+  private final List<Turn> turns;
+  private final String json;
 
-  /**
-   * Copies {@code turns} and {@code json}.
-   *
-   * @param cli the catalogue id of the session's CLI
-   * @param name the session's name
-   * @param turns the turns, oldest first
-   * @param json the answer exactly as the engine sent it
-   * @throws NullPointerException if a component or a turn is {@code null}
-   */
-  public Conversation {
-    Objects.requireNonNull(cli, "cli");
-    Objects.requireNonNull(name, "name");
-    turns = List.copyOf(turns);
-    json = Objects.requireNonNull(json, "json").deepCopy();
+  Conversation(String cli, String name, List<Turn> turns, String json) {
+    this.cli = Objects.requireNonNull(cli, "cli");
+    this.name = Objects.requireNonNull(name, "name");
+    this.turns = List.copyOf(turns);
+    this.json = Objects.requireNonNull(json, "json");
   }
 
   /**
-   * The answer exactly as the engine sent it, including keys this client does not know.
+   * Reads a conversation from the JSON text of a transcript answer, as the client does.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @param json the answer's JSON text, e.g. {@code {"cli": "claude", "name": "x", "turns": []}}
+   * @return the conversation
+   * @throws IllegalArgumentException if it is not JSON, or not a transcript answer
    */
+  public static Conversation fromJson(String json) {
+    return Answers.fromJson(json, Answers.READER::conversation);
+  }
+
+  /**
+   * The catalogue id of the session's CLI.
+   *
+   * @return e.g. {@code claude}
+   */
+  public String cli() {
+    return cli;
+  }
+
+  /**
+   * The session's name.
+   *
+   * @return the name given to the session
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * The turns, oldest first.
+   *
+   * @return an unmodifiable list
+   */
+  public List<Turn> turns() {
+    return turns;
+  }
+
+  /**
+   * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
+   *
+   * @return the answer's JSON text, one object
+   */
+  public String json() {
+    return json;
+  }
+
   @Override
-  public JsonNode json() {
-    return json.deepCopy();
+  public boolean equals(Object other) {
+    return other instanceof Conversation that && json.equals(that.json);
+  }
+
+  @Override
+  public int hashCode() {
+    return json.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Conversation[cli=" + cli + ", name=" + name + ", turns=" + turns + "]";
   }
 }

@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -15,31 +14,70 @@ import java.util.Optional;
  * System.out.println("engine " + state.version() + ", " + state.sessions().size() + " sessions");
  * }</pre>
  *
- * @param version the engine's version ({@code ""} when it sent none)
- * @param revision what {@link CliqueClient#state(long, java.time.Duration)} waits to move past;
- *     {@code 0} from an engine without a change feed (a CLIque panel)
- * @param sessions the sessions, in the engine's order
- * @param clis the CLI catalogue
- * @param json the answer exactly as the engine sent it
+ * <p>The client makes these from the engine's answers, a test from an answer's text with {@link
+ * #fromJson(String)}; there is no public constructor, so a later version can add what a later
+ * engine sends. Two states are equal when the engine sent the same text for them.
  */
-public record EngineState(
-    String version, long revision, List<Session> sessions, List<Cli> clis, JsonNode json) {
+public final class EngineState {
+  private final String version;
+  private final long revision;
+  private final List<Session> sessions;
+  private final List<Cli> clis;
+  private final String json;
+
+  EngineState(String version, long revision, List<Session> sessions, List<Cli> clis, String json) {
+    this.version = Objects.requireNonNull(version, "version");
+    this.revision = revision;
+    this.sessions = List.copyOf(sessions);
+    this.clis = List.copyOf(clis);
+    this.json = Objects.requireNonNull(json, "json");
+  }
 
   /**
-   * Copies the lists and {@code json}.
+   * Reads a state from the JSON text of a {@code /api/state} answer, as the client does.
    *
-   * @param version the engine's version ({@code ""} when it sent none)
-   * @param revision the revision of what the engine shows; {@code 0} when it sent none
-   * @param sessions the sessions, in the engine's order
-   * @param clis the CLI catalogue
-   * @param json the answer exactly as the engine sent it
-   * @throws NullPointerException if a component or an element is {@code null}
+   * @param json the answer's JSON text, e.g. {@code {"version": "0.1.0", "sessions": []}}
+   * @return the state
+   * @throws IllegalArgumentException if it is not JSON, or not a state answer
    */
-  public EngineState {
-    Objects.requireNonNull(version, "version");
-    sessions = List.copyOf(sessions);
-    clis = List.copyOf(clis);
-    json = Objects.requireNonNull(json, "json").deepCopy();
+  public static EngineState fromJson(String json) {
+    return Answers.fromJson(json, Answers.READER::state);
+  }
+
+  /**
+   * The engine's version.
+   *
+   * @return the version, {@code ""} when it sent none
+   */
+  public String version() {
+    return version;
+  }
+
+  /**
+   * What {@link CliqueClient#state(long, java.time.Duration)} waits to move past.
+   *
+   * @return the revision; {@code 0} from an engine without a change feed (a CLIque panel)
+   */
+  public long revision() {
+    return revision;
+  }
+
+  /**
+   * The sessions, in the engine's order.
+   *
+   * @return an unmodifiable list
+   */
+  public List<Session> sessions() {
+    return sessions;
+  }
+
+  /**
+   * The CLI catalogue.
+   *
+   * @return an unmodifiable list
+   */
+  public List<Cli> clis() {
+    return clis;
   }
 
   /**
@@ -54,12 +92,36 @@ public record EngineState(
   }
 
   /**
-   * The answer exactly as the engine sent it, including keys this client does not know.
+   * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @return the answer's JSON text, one object
    */
+  public String json() {
+    return json;
+  }
+
   @Override
-  public JsonNode json() {
-    return json.deepCopy();
+  public boolean equals(Object other) {
+    return other instanceof EngineState that && json.equals(that.json);
+  }
+
+  @Override
+  public int hashCode() {
+    return json.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "EngineState[version="
+        + version
+        + ", revision="
+        + revision
+        + ", sessions="
+        + sessions
+        + ", clis="
+        + clis
+        + "]";
   }
 }

@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -17,37 +16,84 @@ import java.util.Objects;
  * pane.lines().forEach(System.out::println);
  * }</pre>
  *
- * @param lines the last lines, oldest first
- * @param alive whether a tmux session exists for it
- * @param activity when the pane last printed something ({@link Instant#EPOCH} when never or
- *     stopped)
- * @param json the answer exactly as the engine sent it
+ * <p>The client makes these from the engine's answers, a test from an answer's text with {@link
+ * #fromJson(String)}; there is no public constructor, so a later version can add what a later
+ * engine sends. Two panes are equal when the engine sent the same text for them.
  */
-public record Pane(List<String> lines, boolean alive, Instant activity, JsonNode json) {
+public final class Pane {
+  private final List<String> lines;
+  private final boolean alive;
+  private final Instant activity;
+  private final String json;
 
-  /**
-   * Copies {@code lines} and {@code json}.
-   *
-   * @param lines the last lines, oldest first
-   * @param alive whether a tmux session exists for it
-   * @param activity when the pane last printed something ({@link Instant#EPOCH} when never or
-   *     stopped)
-   * @param json the answer exactly as the engine sent it
-   * @throws NullPointerException if a component or a line is {@code null}
-   */
-  public Pane {
-    lines = List.copyOf(lines);
-    Objects.requireNonNull(activity, "activity");
-    json = Objects.requireNonNull(json, "json").deepCopy();
+  Pane(List<String> lines, boolean alive, Instant activity, String json) {
+    this.lines = List.copyOf(lines);
+    this.alive = alive;
+    this.activity = Objects.requireNonNull(activity, "activity");
+    this.json = Objects.requireNonNull(json, "json");
   }
 
   /**
-   * The answer exactly as the engine sent it, including keys this client does not know.
+   * Reads a pane from the JSON text of a peek answer, as the client does.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @param json the answer's JSON text, e.g. {@code {"lines": ["$ ls"], "alive": true}}
+   * @return the pane
+   * @throws IllegalArgumentException if it is not JSON, or not a peek answer
    */
+  public static Pane fromJson(String json) {
+    return Answers.fromJson(json, Answers.READER::pane);
+  }
+
+  /**
+   * The last lines, oldest first.
+   *
+   * @return an unmodifiable list
+   */
+  public List<String> lines() {
+    return lines;
+  }
+
+  /**
+   * Whether a tmux session exists for it.
+   *
+   * @return {@code true} when alive
+   */
+  public boolean alive() {
+    return alive;
+  }
+
+  /**
+   * When the pane last printed something.
+   *
+   * @return that time; {@link Instant#EPOCH} when never or stopped
+   */
+  public Instant activity() {
+    return activity;
+  }
+
+  /**
+   * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
+   * keys this client does not know included): what to pass on to show a caller what the engine
+   * said, or to read with a JSON library of one's own.
+   *
+   * @return the answer's JSON text, one object
+   */
+  public String json() {
+    return json;
+  }
+
   @Override
-  public JsonNode json() {
-    return json.deepCopy();
+  public boolean equals(Object other) {
+    return other instanceof Pane that && json.equals(that.json);
+  }
+
+  @Override
+  public int hashCode() {
+    return json.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Pane[lines=" + lines + ", alive=" + alive + ", activity=" + activity + "]";
   }
 }

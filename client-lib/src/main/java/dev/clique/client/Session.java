@@ -1,6 +1,5 @@
 package dev.clique.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,112 +16,361 @@ import java.util.Optional;
  *     System.out.printf("%s (%s) is %s in %s%n", s.name(), s.cliLabel(), s.state(), s.cwd()));
  * }</pre>
  *
- * @param id the session id (a uuid)
- * @param name the name given to the session
- * @param cli the catalogue id of its CLI: {@code claude}, {@code codex}, {@code gemini}, {@code
- *     shell}, ...
- * @param cliLabel the CLI's display name, e.g. {@code Claude Code}
- * @param cwd the working directory
- * @param project the last path element of {@code cwd}
- * @param folder the folder the session is filed under, if any
- * @param mode the CLI's permission mode, for CLIs that have modes
- * @param created when the session was made
- * @param alive whether a tmux session exists for it
- * @param attached whether a terminal client is attached to it
- * @param command the pane's foreground command, when known
- * @param activity when the pane last printed something
- * @param cols the pane's width in columns
- * @param rows the pane's height in rows
- * @param busy whether it is producing output now
- * @param signal {@code ""}, {@code "waiting"} or {@code "error"}: an attention signal
- * @param saying for a waiting or erring session, the line it is stuck on (up to 200 characters)
- * @param state the state the engine decided on
- * @param rss the resident memory of the pane's process tree, in bytes
- * @param branch the git branch of {@code cwd}, {@code ""} when none
- * @param dirty the number of changed paths in {@code cwd}'s git work tree
- * @param json the row exactly as the engine sent it, unknown keys included
+ * <p>The client makes these from the engine's answers, a test from a row's text with {@link
+ * #fromJson(String)}; there is no public constructor, so a later version can add what a later
+ * engine sends. Two sessions are equal when the engine sent the same row for them.
  */
-public record Session(
-    String id,
-    String name,
-    String cli,
-    String cliLabel,
-    String cwd,
-    String project,
-    Optional<String> folder,
-    Optional<String> mode,
-    Instant created,
-    boolean alive,
-    boolean attached,
-    Optional<String> command,
-    Instant activity,
-    int cols,
-    int rows,
-    boolean busy,
-    String signal,
-    String saying,
-    SessionState state,
-    long rss,
-    String branch,
-    int dirty,
-    JsonNode json) {
+public final class Session {
+  private final String id;
+  private final String name;
+  private final String cli;
+  private final String cliLabel;
+  private final String cwd;
+  private final String project;
+  private final Optional<String> folder;
+  private final Optional<String> mode;
+  private final Instant created;
+  private final boolean alive;
+  private final boolean attached;
+  private final Optional<String> command;
+  private final Instant activity;
+  private final int cols;
+  private final int rows;
+  private final boolean busy;
+  private final String signal;
+  private final String saying;
+  private final SessionState state;
+  private final long rss;
+  private final String branch;
+  private final int dirty;
+  private final String json;
 
-  /**
-   * Checks that no component is {@code null} and keeps a private copy of {@code json}.
-   *
-   * @param id the session id (a uuid)
-   * @param name the name given to the session
-   * @param cli the catalogue id of its CLI: {@code claude}, {@code codex}, {@code gemini}, {@code
-   *     shell}, ...
-   * @param cliLabel the CLI's display name, e.g. {@code Claude Code}
-   * @param cwd the working directory
-   * @param project the last path element of {@code cwd}
-   * @param folder the folder the session is filed under, if any
-   * @param mode the CLI's permission mode, for CLIs that have modes
-   * @param created when the session was made
-   * @param alive whether a tmux session exists for it
-   * @param attached whether a terminal client is attached to it
-   * @param command the pane's foreground command, when known
-   * @param activity when the pane last printed something
-   * @param cols the pane's width in columns
-   * @param rows the pane's height in rows
-   * @param busy whether it is producing output now
-   * @param signal {@code ""}, {@code "waiting"} or {@code "error"}: an attention signal
-   * @param saying for a waiting or erring session, the line it is stuck on (up to 200 characters)
-   * @param state the state the engine decided on
-   * @param rss the resident memory of the pane's process tree, in bytes
-   * @param branch the git branch of {@code cwd}, {@code ""} when none
-   * @param dirty the number of changed paths in {@code cwd}'s git work tree
-   * @param json the row exactly as the engine sent it, unknown keys included
-   * @throws NullPointerException if a component is {@code null}
-   */
-  public Session {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(cli, "cli");
-    Objects.requireNonNull(cliLabel, "cliLabel");
-    Objects.requireNonNull(cwd, "cwd");
-    Objects.requireNonNull(project, "project");
-    Objects.requireNonNull(folder, "folder");
-    Objects.requireNonNull(mode, "mode");
-    Objects.requireNonNull(created, "created");
-    Objects.requireNonNull(command, "command");
-    Objects.requireNonNull(activity, "activity");
-    Objects.requireNonNull(signal, "signal");
-    Objects.requireNonNull(saying, "saying");
-    Objects.requireNonNull(state, "state");
-    Objects.requireNonNull(branch, "branch");
-    json = Objects.requireNonNull(json, "json").deepCopy();
+  Session(
+      String id,
+      String name,
+      String cli,
+      String cliLabel,
+      String cwd,
+      String project,
+      Optional<String> folder,
+      Optional<String> mode,
+      Instant created,
+      boolean alive,
+      boolean attached,
+      Optional<String> command,
+      Instant activity,
+      int cols,
+      int rows,
+      boolean busy,
+      String signal,
+      String saying,
+      SessionState state,
+      long rss,
+      String branch,
+      int dirty,
+      String json) {
+    this.id = Objects.requireNonNull(id, "id");
+    this.name = Objects.requireNonNull(name, "name");
+    this.cli = Objects.requireNonNull(cli, "cli");
+    this.cliLabel = Objects.requireNonNull(cliLabel, "cliLabel");
+    this.cwd = Objects.requireNonNull(cwd, "cwd");
+    this.project = Objects.requireNonNull(project, "project");
+    this.folder = Objects.requireNonNull(folder, "folder");
+    this.mode = Objects.requireNonNull(mode, "mode");
+    this.created = Objects.requireNonNull(created, "created");
+    this.alive = alive;
+    this.attached = attached;
+    this.command = Objects.requireNonNull(command, "command");
+    this.activity = Objects.requireNonNull(activity, "activity");
+    this.cols = cols;
+    this.rows = rows;
+    this.busy = busy;
+    this.signal = Objects.requireNonNull(signal, "signal");
+    this.saying = Objects.requireNonNull(saying, "saying");
+    this.state = Objects.requireNonNull(state, "state");
+    this.rss = rss;
+    this.branch = Objects.requireNonNull(branch, "branch");
+    this.dirty = dirty;
+    this.json = Objects.requireNonNull(json, "json");
   }
 
   /**
-   * The row exactly as the engine sent it, including keys this client does not know; pass it on
-   * unchanged to show a caller what the engine said.
+   * Reads a session from the JSON text of one row of a {@code /api/state} answer, as the client
+   * does.
    *
-   * @return a copy of the raw JSON object (changing it changes nothing here)
+   * @param json the row's JSON text, e.g. {@code {"id": "...", "name": "api", "state": "idle"}}
+   * @return the session
+   * @throws IllegalArgumentException if it is not JSON, or not a session row
    */
+  public static Session fromJson(String json) {
+    return Answers.fromJson(json, Answers::readSession);
+  }
+
+  /**
+   * The session id.
+   *
+   * @return the id (a uuid)
+   */
+  public String id() {
+    return id;
+  }
+
+  /**
+   * The name given to the session.
+   *
+   * @return the name
+   */
+  public String name() {
+    return name;
+  }
+
+  /**
+   * The catalogue id of its CLI.
+   *
+   * @return {@code claude}, {@code codex}, {@code gemini}, {@code shell}, ...
+   */
+  public String cli() {
+    return cli;
+  }
+
+  /**
+   * The CLI's display name.
+   *
+   * @return e.g. {@code Claude Code}
+   */
+  public String cliLabel() {
+    return cliLabel;
+  }
+
+  /**
+   * The working directory.
+   *
+   * @return the directory
+   */
+  public String cwd() {
+    return cwd;
+  }
+
+  /**
+   * The last path element of {@link #cwd()}.
+   *
+   * @return that element
+   */
+  public String project() {
+    return project;
+  }
+
+  /**
+   * The folder the session is filed under.
+   *
+   * @return the folder, if any
+   */
+  public Optional<String> folder() {
+    return folder;
+  }
+
+  /**
+   * The CLI's permission mode, for CLIs that have modes.
+   *
+   * @return the mode, if any
+   */
+  public Optional<String> mode() {
+    return mode;
+  }
+
+  /**
+   * When the session was made.
+   *
+   * @return that time
+   */
+  public Instant created() {
+    return created;
+  }
+
+  /**
+   * Whether a tmux session exists for it.
+   *
+   * @return {@code true} when alive
+   */
+  public boolean alive() {
+    return alive;
+  }
+
+  /**
+   * Whether a terminal client is attached to it.
+   *
+   * @return {@code true} when attached
+   */
+  public boolean attached() {
+    return attached;
+  }
+
+  /**
+   * The pane's foreground command.
+   *
+   * @return the command, when known
+   */
+  public Optional<String> command() {
+    return command;
+  }
+
+  /**
+   * When the pane last printed something.
+   *
+   * @return that time
+   */
+  public Instant activity() {
+    return activity;
+  }
+
+  /**
+   * The pane's width.
+   *
+   * @return the width in columns
+   */
+  public int cols() {
+    return cols;
+  }
+
+  /**
+   * The pane's height.
+   *
+   * @return the height in rows
+   */
+  public int rows() {
+    return rows;
+  }
+
+  /**
+   * Whether it is producing output now.
+   *
+   * @return {@code true} when busy
+   */
+  public boolean busy() {
+    return busy;
+  }
+
+  /**
+   * An attention signal.
+   *
+   * @return {@code ""}, {@code "waiting"} or {@code "error"}
+   */
+  public String signal() {
+    return signal;
+  }
+
+  /**
+   * For a waiting or erring session, the line it is stuck on.
+   *
+   * @return that line (up to 200 characters), {@code ""} when none
+   */
+  public String saying() {
+    return saying;
+  }
+
+  /**
+   * The state the engine decided on.
+   *
+   * @return the state
+   */
+  public SessionState state() {
+    return state;
+  }
+
+  /**
+   * The resident memory of the pane's process tree.
+   *
+   * @return the bytes
+   */
+  public long rss() {
+    return rss;
+  }
+
+  /**
+   * The git branch of {@link #cwd()}.
+   *
+   * @return the branch, {@code ""} when none
+   */
+  public String branch() {
+    return branch;
+  }
+
+  /**
+   * The number of changed paths in {@link #cwd()}'s git work tree.
+   *
+   * @return the count
+   */
+  public int dirty() {
+    return dirty;
+  }
+
+  /**
+   * The JSON text the engine sent for this row, exactly as it came (white space, key order and keys
+   * this client does not know included): what to pass on to show a caller what the engine said, or
+   * to read with a JSON library of one's own.
+   *
+   * @return the row's JSON text, one object
+   */
+  public String json() {
+    return json;
+  }
+
   @Override
-  public JsonNode json() {
-    return json.deepCopy();
+  public boolean equals(Object other) {
+    return other instanceof Session that && json.equals(that.json);
+  }
+
+  @Override
+  public int hashCode() {
+    return json.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Session[id="
+        + id
+        + ", name="
+        + name
+        + ", cli="
+        + cli
+        + ", cliLabel="
+        + cliLabel
+        + ", cwd="
+        + cwd
+        + ", project="
+        + project
+        + ", folder="
+        + folder
+        + ", mode="
+        + mode
+        + ", created="
+        + created
+        + ", alive="
+        + alive
+        + ", attached="
+        + attached
+        + ", command="
+        + command
+        + ", activity="
+        + activity
+        + ", cols="
+        + cols
+        + ", rows="
+        + rows
+        + ", busy="
+        + busy
+        + ", signal="
+        + signal
+        + ", saying="
+        + saying
+        + ", state="
+        + state
+        + ", rss="
+        + rss
+        + ", branch="
+        + branch
+        + ", dirty="
+        + dirty
+        + "]";
   }
 }

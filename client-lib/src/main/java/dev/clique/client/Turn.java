@@ -4,12 +4,11 @@ import java.util.Objects;
 
 /**
  * One turn of a {@link Conversation}: consecutive messages of one role, merged with a blank line
- * between them.
- *
- * @param role {@code "user"} or {@code "assistant"}
- * @param text what was said
+ * between them. Made by the client as it reads a conversation; there is no public constructor, so a
+ * later version can add what a later engine sends. Two turns are equal when their roles and texts
+ * are.
  */
-public record Turn(String role, String text) {
+public final class Turn {
 
   /** The role of what the user typed. */
   public static final String USER = "user";
@@ -17,16 +16,30 @@ public record Turn(String role, String text) {
   /** The role of what the CLI answered. */
   public static final String ASSISTANT = "assistant";
 
+  private final String role;
+  private final String text;
+
+  Turn(String role, String text) {
+    this.role = Objects.requireNonNull(role, "role");
+    this.text = Objects.requireNonNull(text, "text");
+  }
+
   /**
-   * Checks that no component is {@code null}.
+   * Who said it.
    *
-   * @param role {@code "user"} or {@code "assistant"}
-   * @param text what was said
-   * @throws NullPointerException if a component is {@code null}
+   * @return {@code "user"} or {@code "assistant"}
    */
-  public Turn {
-    Objects.requireNonNull(role, "role");
-    Objects.requireNonNull(text, "text");
+  public String role() {
+    return role;
+  }
+
+  /**
+   * What was said.
+   *
+   * @return the text
+   */
+  public String text() {
+    return text;
   }
 
   /**
@@ -45,5 +58,20 @@ public record Turn(String role, String text) {
    */
   public boolean isAssistant() {
     return ASSISTANT.equals(role);
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Turn that && role.equals(that.role) && text.equals(that.text);
+  }
+
+  @Override
+  public int hashCode() {
+    return 31 * role.hashCode() + text.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Turn[role=" + role + ", text=" + text + "]";
   }
 }

@@ -1,6 +1,7 @@
 /**
  * The public API of the clique client: {@link dev.clique.client.CliqueClient}, its builder, the
- * records it answers with and the one exception it throws.
+ * values it answers with (final classes a later version can add fields to; {@code fromJson} makes
+ * one from an answer's text) and the one exception it throws.
  *
  * <pre>{@code
  * CliqueClient client = CliqueClient.builder()

@@ -25,6 +25,7 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.lang.syntax.elements.GivenMembersConjunction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -37,7 +38,7 @@ import okhttp3.Request;
     importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
   private static final String API = "dev.clique.client";
-  private static final String INTERNAL = "dev.clique.client.internal..";
+  private static final String INTERNAL = "dev.clique.client.internal";
   private static final String REQUEST_SITE = "dev.clique.client.internal.GetOnlyHttp";
   private static final Set<String> WRITES = Set.of("post", "put", "patch", "delete", "method");
 
@@ -65,13 +66,11 @@ class ArchitectureTest {
 
   @ArchTest
   static final ArchRule publicSignaturesOfTheApiShowNoInternalType =
-      members()
-          .that()
-          .areDeclaredInClassesThat()
-          .resideInAPackage(API)
-          .and()
-          .arePublic()
-          .should(mentionNoInternalType());
+      publicMembersOfTheApi().should(mentionNoTypeOf(INTERNAL));
+
+  @ArchTest
+  static final ArchRule publicSignaturesOfTheApiShowNoJacksonType =
+      publicMembersOfTheApi().should(mentionNoTypeOf("com.fasterxml"));
 
   @ArchTest
   static final ArchRule onlyTheRequestSiteBuildsARequest =
@@ -106,6 +105,19 @@ class ArchitectureTest {
     assertThat(gets.get(0).getOrigin()).isEqualTo(builds.get(0).getOrigin());
   }
 
+  /** The members a caller sees: public ones of the public classes of the exported package. */
+  private static GivenMembersConjunction<JavaMember> publicMembersOfTheApi() {
+    return members()
+        .that()
+        .areDeclaredInClassesThat()
+        .resideInAPackage(API)
+        .and()
+        .areDeclaredInClassesThat()
+        .arePublic()
+        .and()
+        .arePublic();
+  }
+
   private static DescribedPredicate<JavaCall<?>> buildsARequest() {
     return new DescribedPredicate<>("build an HTTP request") {
       @Override
@@ -128,8 +140,8 @@ class ArchitectureTest {
     };
   }
 
-  private static ArchCondition<JavaMember> mentionNoInternalType() {
-    return new ArchCondition<>("mention no type of " + INTERNAL) {
+  private static ArchCondition<JavaMember> mentionNoTypeOf(String packagePrefix) {
+    return new ArchCondition<>("mention no type of " + packagePrefix) {
       @Override
       public void check(JavaMember member, ConditionEvents events) {
         List<JavaType> types = new ArrayList<>();
@@ -143,7 +155,7 @@ class ArchitectureTest {
         }
         for (JavaType type : types) {
           for (JavaClass raw : type.getAllInvolvedRawTypes()) {
-            if (raw.getPackageName().startsWith("dev.clique.client.internal")) {
+            if (raw.getPackageName().startsWith(packagePrefix)) {
               events.add(
                   SimpleConditionEvent.violated(
                       member, member.getFullName() + " shows " + raw.getName()));

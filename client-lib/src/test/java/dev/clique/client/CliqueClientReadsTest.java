@@ -14,6 +14,7 @@ import static dev.clique.client.Fixtures.TOKEN;
 import static dev.clique.client.Fixtures.clientOf;
 import static dev.clique.client.Fixtures.contract;
 import static dev.clique.client.Fixtures.contractJson;
+import static dev.clique.client.Fixtures.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -85,14 +86,15 @@ class CliqueClientReadsTest {
     EngineState state = client.state();
 
     Session shell = state.sessions().get(1);
-    assertThat(shell.json()).isEqualTo(contractJson("state.json").get("sessions").get(1));
-    assertThat(shell.json().get("color").asText()).isEqualTo("#4f9dde");
-    assertThat(shell.json().get("icon").asText()).isEqualTo("terminal");
-    assertThat(shell.json().get("mode_seq").asInt()).isEqualTo(2);
-    assertThat(shell.json().get("worktree").asText()).isEqualTo("/home/dev/src/shop-web-build");
-    assertThat(state.json()).isEqualTo(contractJson("state.json"));
-    assertThat(state.json().has("folders")).isTrue();
-    assertThat(state.json().has("settings")).isTrue();
+    assertThat(tree(shell.json())).isEqualTo(contractJson("state.json").get("sessions").get(1));
+    assertThat(tree(shell.json()).get("color").asText()).isEqualTo("#4f9dde");
+    assertThat(tree(shell.json()).get("icon").asText()).isEqualTo("terminal");
+    assertThat(tree(shell.json()).get("mode_seq").asInt()).isEqualTo(2);
+    assertThat(tree(shell.json()).get("worktree").asText())
+        .isEqualTo("/home/dev/src/shop-web-build");
+    assertThat(tree(state.json())).isEqualTo(contractJson("state.json"));
+    assertThat(tree(state.json()).has("folders")).isTrue();
+    assertThat(tree(state.json()).has("settings")).isTrue();
     assertThat(state.version()).isEqualTo("0.1.0");
     assertThat(state.clis())
         .extracting(Cli::id, Cli::label, Cli::installed, Cli::transcript)
@@ -101,7 +103,7 @@ class CliqueClientReadsTest {
             org.assertj.core.groups.Tuple.tuple("codex", "Codex", true, true),
             org.assertj.core.groups.Tuple.tuple("gemini", "Gemini CLI", false, true),
             org.assertj.core.groups.Tuple.tuple("shell", "Shell", true, false));
-    assertThat(state.clis().get(0).json().get("modes")).hasSize(4);
+    assertThat(tree(state.clis().get(0).json()).get("modes")).hasSize(4);
   }
 
   @Test
@@ -143,7 +145,7 @@ class CliqueClientReadsTest {
     engine.stubFor(get(urlPathEqualTo("/api/state")).willReturn(okJson(state.toString())));
 
     assertThat(client.sessions().get(0).state()).isEqualTo(SessionState.UNKNOWN);
-    assertThat(client.sessions().get(0).json().get("state").asText()).isEqualTo("compacting");
+    assertThat(tree(client.sessions().get(0).json()).get("state").asText()).isEqualTo("compacting");
   }
 
   @Test
@@ -200,7 +202,7 @@ class CliqueClientReadsTest {
         .contains("Do you want to make this edit to OrderService.java?");
     assertThat(pane.alive()).isTrue();
     assertThat(pane.activity()).isEqualTo(Instant.ofEpochSecond(1767171234L, 870_000_000L));
-    assertThat(pane.json()).isEqualTo(contractJson("peek.json"));
+    assertThat(tree(pane.json())).isEqualTo(contractJson("peek.json"));
   }
 
   @Test
@@ -237,7 +239,7 @@ class CliqueClientReadsTest {
     assertThat(w.state()).isEqualTo(SessionState.WAITING);
     assertThat(w.matched()).isTrue();
     assertThat(w.waited()).isEqualTo(Duration.ofMillis(12_300));
-    assertThat(w.json()).isEqualTo(contractJson("wait-matched.json"));
+    assertThat(tree(w.json())).isEqualTo(contractJson("wait-matched.json"));
   }
 
   @Test
@@ -303,7 +305,7 @@ class CliqueClientReadsTest {
     assertThat(c.turns().get(1).isAssistant()).isTrue();
     assertThat(c.turns().get(1).text())
         .startsWith("I'll look at how totals are computed first.\n\nOrderService.total()");
-    assertThat(c.json()).isEqualTo(contractJson("transcript.json"));
+    assertThat(tree(c.json())).isEqualTo(contractJson("transcript.json"));
   }
 
   @Test
@@ -344,7 +346,7 @@ class CliqueClientReadsTest {
     assertThat(h.uptime()).isEmpty();
     assertThat(h.tmux()).isEmpty();
     assertThat(h.sessions()).isEmpty();
-    assertThat(h.json()).isEqualTo(contractJson("healthz-anonymous.json"));
+    assertThat(tree(h.json())).isEqualTo(contractJson("healthz-anonymous.json"));
   }
 
   @Test
@@ -379,13 +381,18 @@ class CliqueClientReadsTest {
   }
 
   @Test
-  void theRawJsonIsACopyACallerCannotChange() throws Exception {
+  void theRawJsonIsTheTextTheEngineSent() throws Exception {
     answer("/api/state", "state.json");
-    Session claude = client.sessions().get(0);
+    EngineState state = client.state();
+    String sent = contract("state.json");
 
-    ((ObjectNode) claude.json()).put("name", "changed");
-
-    assertThat(claude.json().get("name").asText()).isEqualTo("api refactor");
+    assertThat(state.json()).isEqualTo(sent.strip());
+    for (Session session : state.sessions()) {
+      assertThat(session.json()).startsWith("{").endsWith("}");
+      assertThat(sent).contains(session.json());
+      assertThat(tree(session.json()).get("id").asText()).isEqualTo(session.id());
+    }
+    assertThat(sent).contains(state.clis().get(0).json());
   }
 
   @Test

@@ -62,6 +62,15 @@ final class Fixtures {
     }
   }
 
+  /** A value's JSON text, read. */
+  static JsonNode tree(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static CliqueClient.Builder clientOf(WireMockExtension engine) {
     return CliqueClient.builder().baseUrl(urlOf(engine)).token(TOKEN);
   }

@@ -1,6 +1,7 @@
 package dev.clique.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import dev.clique.client.Conversation;
 import dev.clique.client.EngineState;
@@ -10,7 +11,6 @@ import dev.clique.client.Session;
 import dev.clique.client.SessionState;
 import dev.clique.client.WaitResult;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -53,23 +53,19 @@ final class FakeClient implements CliqueClient {
     }
   }
 
+  /** A wait's result from {@code json}, as one that ended idle (no attention to look up). */
   static WaitResult waitResult(JsonNode json) {
-    return new WaitResult(
-        json.path("id").asText(),
-        SessionState.IDLE,
-        json.path("matched").asBoolean(),
-        Duration.ofMillis(Math.round(json.path("waited").asDouble() * 1000)),
-        json);
+    ObjectNode idle = json.deepCopy();
+    idle.put("state", "idle");
+    return WaitResult.fromJson(idle.toString());
   }
 
   static Pane pane(JsonNode json) {
-    List<String> lines = new java.util.ArrayList<>();
-    json.path("lines").forEach(line -> lines.add(line.asText()));
-    return new Pane(lines, json.path("alive").asBoolean(), Instant.EPOCH, json);
+    return Pane.fromJson(json.toString());
   }
 
   static Conversation conversation(JsonNode json) {
-    return new Conversation(json.path("cli").asText(), json.path("name").asText(), List.of(), json);
+    return Conversation.fromJson(json.toString());
   }
 
   @SuppressWarnings("unchecked")
@@ -135,50 +131,5 @@ final class FakeClient implements CliqueClient {
   @Override
   public CompletableFuture<Health> healthAsync() {
     return call("healthz", "", "");
-  }
-
-  @Override
-  public EngineState state() {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public EngineState state(long after, Duration timeout) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public List<Session> sessions() {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Optional<Session> session(String id) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Pane peek(String id) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Pane peek(String id, int lines) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public WaitResult waitFor(String id, Duration timeout, SessionState... states) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Conversation conversation(String id) {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
-  }
-
-  @Override
-  public Health health() {
-    throw new UnsupportedOperationException("the server only calls the asynchronous twins");
   }
 }

@@ -176,10 +176,11 @@ class ToolResultsTest {
 
   @Test
   void theServerValidatesStructuredOutputAgainstTheToolsSchema() throws Exception {
-    // A client-side parse would accept this answer; the output schema does not ("matched" is
-    // a boolean). The server turns it into a tool error instead of passing it on.
+    // The client's parse accepts this answer (it reads no "attention"); the output schema does
+    // not ("attention" is an object or null). The server turns it into a tool error instead of
+    // passing it on.
     ObjectNode wrong = (ObjectNode) Fixtures.contractJson("wait-matched.json").deepCopy();
-    wrong.put("matched", "yes");
+    wrong.put("attention", "soon");
     FakeClient fake = new FakeClient().answering(call -> FakeClient.waitResult(wrong));
     try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake))) {
       JsonNode result = other.callTool("wait", Map.of("id", "x")).get("result");
@@ -187,7 +188,7 @@ class ToolResultsTest {
       assertThat(result.at("/content/0/text").asText())
           .isEqualTo(
               "Tool (wait) output validation failed: JSON schema validation errors:"
-                  + " [$.matched: expected boolean but found string]");
+                  + " [$.attention: expected [object, null] but found string]");
     }
   }
 }

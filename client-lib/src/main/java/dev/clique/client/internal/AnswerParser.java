@@ -1,9 +1,18 @@
 package dev.clique.client.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-/** Turns the JSON object of one route's answer into what the caller asked for. */
+/**
+ * Turns one route's answer into what the caller asked for.
+ *
+ * @param <T> what the caller asked for
+ */
 @FunctionalInterface
-interface AnswerParser<T> {
-  T parse(JsonNode answer) throws MalformedAnswer;
+public interface AnswerParser<T> {
+  /**
+   * Reads {@code answer}.
+   *
+   * @param answer the answer, read
+   * @return what it says
+   * @throws MalformedAnswer if it is not that route's answer
+   */
+  T parse(JsonText answer) throws MalformedAnswer;
 }

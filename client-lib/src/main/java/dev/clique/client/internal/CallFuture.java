@@ -1,14 +1,20 @@
 package dev.clique.client.internal;
 
+import dev.clique.client.CliqueException;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import okhttp3.Call;
 
 /** A future of one HTTP call; cancelling the future cancels the call, so the socket is let go. */
 final class CallFuture<T> extends CompletableFuture<T> {
   private final Call call;
+  private final Failures failures;
+  private final Duration limit;
 
-  CallFuture(Call call) {
+  CallFuture(Call call, Failures failures, Duration limit) {
     this.call = call;
+    this.failures = failures;
+    this.limit = limit;
   }
 
   @Override
@@ -18,5 +24,13 @@ final class CallFuture<T> extends CompletableFuture<T> {
       call.cancel();
     }
     return cancelled;
+  }
+
+  /**
+   * What a blocking caller gets when its thread is interrupted: as OkHttp's interruption, a
+   * time-out.
+   */
+  CliqueException interrupted(InterruptedException e) {
+    return failures.timedOut(limit, e);
   }
 }

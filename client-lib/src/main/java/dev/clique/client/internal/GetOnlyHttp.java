@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.client.CliqueException;
 import java.io.IOException;
 import java.net.Proxy;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -81,19 +84,9 @@ final class GetOnlyHttp {
     return client;
   }
 
-  <T> T get(HttpUrl url, Duration limit, AnswerParser<T> parser) throws CliqueException {
-    try (Response response = newCall(url, limit).execute()) {
-      return read(response, parser);
-    } catch (CliqueException e) {
-      throw e;
-    } catch (IOException e) {
-      throw failures.noAnswer(e, limit);
-    }
-  }
-
   <T> CompletableFuture<T> getAsync(HttpUrl url, Duration limit, AnswerParser<T> parser) {
     Call call = newCall(url, limit);
-    CallFuture<T> future = new CallFuture<>(call);
+    CallFuture<T> future = new CallFuture<>(call, failures, limit);
     call.enqueue(
         new Callback() {
           @Override
@@ -150,13 +143,13 @@ final class GetOnlyHttp {
     byte[] body = response.body().bytes();
     // No cause is attached below: a parser's message quotes the body, which is the engine's
     // text and could hold anything; the detail says what is wrong, and it is scrubbed.
-    JsonNode json;
+    JsonText json;
     try {
-      json = JsonTree.read(body);
-    } catch (JsonProcessingException e) {
+      json = JsonText.read(utf8(body));
+    } catch (JsonProcessingException | CharacterCodingException e) {
       throw failures.unexpected(code, notJson(response, body));
     }
-    if (json.isMissingNode()) {
+    if (json.tree().isMissingNode()) {
       throw failures.unexpected(code, "the body is empty");
     }
     try {
@@ -164,6 +157,16 @@ final class GetOnlyHttp {
     } catch (MalformedAnswer e) {
       throw failures.unexpected(code, e.getMessage());
     }
+  }
+
+  /** The body as text; bytes that are not UTF-8 make it no JSON, as the JSON parser has it. */
+  private static String utf8(byte[] body) throws CharacterCodingException {
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT)
+        .decode(ByteBuffer.wrap(body))
+        .toString();
   }
 
   private static String notJson(Response response, byte[] body) {

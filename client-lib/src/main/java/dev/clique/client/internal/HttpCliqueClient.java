@@ -1,7 +1,6 @@
 package dev.clique.client.internal;
 
 import dev.clique.client.CliqueClient;
-import dev.clique.client.CliqueException;
 import dev.clique.client.Conversation;
 import dev.clique.client.EngineState;
 import dev.clique.client.Health;
@@ -37,6 +36,7 @@ public final class HttpCliqueClient implements CliqueClient {
   private final Duration readTimeout;
   private final Duration waitMargin;
   private final GetOnlyHttp http;
+  private final AnswerReader answers;
 
   /**
    * Made by {@link CliqueClient.Builder#build()}, which has checked the token and durations.
@@ -46,9 +46,16 @@ public final class HttpCliqueClient implements CliqueClient {
    * @param supplied the caller's client to derive from, or {@code null}
    * @param timeout the time-out of an ordinary read
    * @param waitMargin how much longer than its own time-out a wait may take
+   * @param answers the readers of the engine's answers
    */
   public HttpCliqueClient(
-      String baseUrl, String token, OkHttpClient supplied, Duration timeout, Duration waitMargin) {
+      String baseUrl,
+      String token,
+      OkHttpClient supplied,
+      Duration timeout,
+      Duration waitMargin,
+      AnswerReader answers) {
+    this.answers = answers;
     this.base = parseBaseUrl(baseUrl, token);
     this.baseUrl = display(base);
     this.readTimeout = timeout;
@@ -147,101 +154,53 @@ public final class HttpCliqueClient implements CliqueClient {
   }
 
   @Override
-  public EngineState state() throws CliqueException {
-    return http.get(url("api", "state"), readTimeout, Answers::state);
-  }
-
-  @Override
-  public EngineState state(long after, Duration timeout) throws CliqueException {
-    return http.get(stateUrl(after, timeout), waitLimit(timeout), Answers::state);
-  }
-
-  @Override
-  public List<Session> sessions() throws CliqueException {
-    return state().sessions();
-  }
-
-  @Override
-  public Optional<Session> session(String id) throws CliqueException {
-    checkId(id);
-    return state().session(id);
-  }
-
-  @Override
-  public Pane peek(String id) throws CliqueException {
-    return http.get(peekUrl(id, null), readTimeout, Answers::pane);
-  }
-
-  @Override
-  public Pane peek(String id, int lines) throws CliqueException {
-    return http.get(peekUrl(id, lines), readTimeout, Answers::pane);
-  }
-
-  @Override
-  public WaitResult waitFor(String id, Duration timeout, SessionState... states)
-      throws CliqueException {
-    return http.get(
-        waitUrl(id, timeout, states), waitLimit(timeout), answer -> Answers.waitResult(answer, id));
-  }
-
-  @Override
-  public Conversation conversation(String id) throws CliqueException {
-    return http.get(sessionUrl(id, "transcript").build(), readTimeout, Answers::conversation);
-  }
-
-  @Override
-  public Health health() throws CliqueException {
-    return http.get(url("healthz"), readTimeout, Answers::health);
-  }
-
-  @Override
   public CompletableFuture<EngineState> stateAsync() {
-    return http.getAsync(url("api", "state"), readTimeout, Answers::state);
+    return http.getAsync(url("api", "state"), readTimeout, answers::state);
   }
 
   @Override
   public CompletableFuture<EngineState> stateAsync(long after, Duration timeout) {
-    return http.getAsync(stateUrl(after, timeout), waitLimit(timeout), Answers::state);
+    return http.getAsync(stateUrl(after, timeout), waitLimit(timeout), answers::state);
   }
 
   @Override
   public CompletableFuture<List<Session>> sessionsAsync() {
     return http.getAsync(
-        url("api", "state"), readTimeout, answer -> Answers.state(answer).sessions());
+        url("api", "state"), readTimeout, answer -> answers.state(answer).sessions());
   }
 
   @Override
   public CompletableFuture<Optional<Session>> sessionAsync(String id) {
     checkId(id);
     return http.getAsync(
-        url("api", "state"), readTimeout, answer -> Answers.state(answer).session(id));
+        url("api", "state"), readTimeout, answer -> answers.state(answer).session(id));
   }
 
   @Override
   public CompletableFuture<Pane> peekAsync(String id) {
-    return http.getAsync(peekUrl(id, null), readTimeout, Answers::pane);
+    return http.getAsync(peekUrl(id, null), readTimeout, answers::pane);
   }
 
   @Override
   public CompletableFuture<Pane> peekAsync(String id, int lines) {
-    return http.getAsync(peekUrl(id, lines), readTimeout, Answers::pane);
+    return http.getAsync(peekUrl(id, lines), readTimeout, answers::pane);
   }
 
   @Override
   public CompletableFuture<WaitResult> waitForAsync(
       String id, Duration timeout, SessionState... states) {
     return http.getAsync(
-        waitUrl(id, timeout, states), waitLimit(timeout), answer -> Answers.waitResult(answer, id));
+        waitUrl(id, timeout, states), waitLimit(timeout), answer -> answers.waitResult(answer, id));
   }
 
   @Override
   public CompletableFuture<Conversation> conversationAsync(String id) {
-    return http.getAsync(sessionUrl(id, "transcript").build(), readTimeout, Answers::conversation);
+    return http.getAsync(sessionUrl(id, "transcript").build(), readTimeout, answers::conversation);
   }
 
   @Override
   public CompletableFuture<Health> healthAsync() {
-    return http.getAsync(url("healthz"), readTimeout, Answers::health);
+    return http.getAsync(url("healthz"), readTimeout, answers::health);
   }
 
   @Override

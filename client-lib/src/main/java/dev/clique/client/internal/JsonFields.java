@@ -17,7 +17,7 @@ import java.util.OptionalInt;
  * type is a {@link MalformedAnswer}: that is not an engine this client understands. Keys nobody
  * asks for are ignored.
  */
-final class JsonFields {
+public final class JsonFields {
   private final JsonNode object;
   private final String where;
 
@@ -27,26 +27,26 @@ final class JsonFields {
   }
 
   /** Reads {@code node}, which must be an object; {@code where} names it in messages. */
-  static JsonFields of(JsonNode node, String where) throws MalformedAnswer {
+  public static JsonFields of(JsonNode node, String where) throws MalformedAnswer {
     if (node == null || !node.isObject()) {
       throw new MalformedAnswer(where + " is not a JSON object");
     }
     return new JsonFields(node, where);
   }
 
-  JsonNode node() {
+  public JsonNode node() {
     return object;
   }
 
-  String string(String key) throws MalformedAnswer {
+  public String string(String key) throws MalformedAnswer {
     return optionalString(key).orElse("");
   }
 
-  String requiredString(String key) throws MalformedAnswer {
+  public String requiredString(String key) throws MalformedAnswer {
     return optionalString(key).orElseThrow(() -> missing(key));
   }
 
-  Optional<String> optionalString(String key) throws MalformedAnswer {
+  public Optional<String> optionalString(String key) throws MalformedAnswer {
     JsonNode value = present(key);
     if (value == null) {
       return Optional.empty();
@@ -57,15 +57,15 @@ final class JsonFields {
     return Optional.of(value.textValue());
   }
 
-  boolean bool(String key) throws MalformedAnswer {
+  public boolean bool(String key) throws MalformedAnswer {
     return optionalBool(key).orElse(false);
   }
 
-  boolean requiredBool(String key) throws MalformedAnswer {
+  public boolean requiredBool(String key) throws MalformedAnswer {
     return optionalBool(key).orElseThrow(() -> missing(key));
   }
 
-  Optional<Boolean> optionalBool(String key) throws MalformedAnswer {
+  public Optional<Boolean> optionalBool(String key) throws MalformedAnswer {
     JsonNode value = present(key);
     if (value == null) {
       return Optional.empty();
@@ -76,12 +76,12 @@ final class JsonFields {
     return Optional.of(value.booleanValue());
   }
 
-  int integer(String key) throws MalformedAnswer {
+  public int integer(String key) throws MalformedAnswer {
     OptionalInt value = optionalInt(key);
     return value.isPresent() ? value.getAsInt() : 0;
   }
 
-  OptionalInt optionalInt(String key) throws MalformedAnswer {
+  public OptionalInt optionalInt(String key) throws MalformedAnswer {
     JsonNode value = present(key);
     if (value == null) {
       return OptionalInt.empty();
@@ -92,7 +92,7 @@ final class JsonFields {
     return OptionalInt.of(value.intValue());
   }
 
-  long longInteger(String key) throws MalformedAnswer {
+  public long longInteger(String key) throws MalformedAnswer {
     JsonNode value = present(key);
     if (value == null) {
       return 0;
@@ -104,7 +104,7 @@ final class JsonFields {
   }
 
   /** Unix seconds; missing reads as the epoch, which is what a stopped pane reports anyway. */
-  Instant instant(String key) throws MalformedAnswer {
+  public Instant instant(String key) throws MalformedAnswer {
     Optional<BigDecimal> seconds = seconds(key);
     if (seconds.isEmpty()) {
       return Instant.EPOCH;
@@ -116,7 +116,7 @@ final class JsonFields {
     }
   }
 
-  Optional<Duration> optionalDuration(String key) throws MalformedAnswer {
+  public Optional<Duration> optionalDuration(String key) throws MalformedAnswer {
     Optional<BigDecimal> seconds = seconds(key);
     if (seconds.isEmpty()) {
       return Optional.empty();
@@ -129,7 +129,7 @@ final class JsonFields {
   }
 
   /** An array the answer must have, e.g. the {@code sessions} of a state. */
-  JsonNode requiredArray(String key) throws MalformedAnswer {
+  public JsonNode requiredArray(String key) throws MalformedAnswer {
     JsonNode value = present(key);
     if (value == null) {
       throw missing(key);
@@ -141,7 +141,7 @@ final class JsonFields {
   }
 
   /** An array the answer may leave out; missing reads as empty. */
-  JsonNode array(String key) throws MalformedAnswer {
+  public JsonNode array(String key) throws MalformedAnswer {
     JsonNode value = present(key);
     if (value == null) {
       return JsonNodeFactory.instance.arrayNode();

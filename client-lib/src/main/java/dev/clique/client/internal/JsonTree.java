@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 
 /**
  * Reads the engine's answers into trees with Jackson's streaming parser alone. The data-binding
@@ -22,7 +23,7 @@ import java.nio.charset.StandardCharsets;
  * <p>Decimals are kept exactly as written ({@code 1767171234.80} stays that), integers as the
  * smallest of int, long and big integer that holds them; of repeated keys the last wins.
  */
-final class JsonTree {
+public final class JsonTree {
   private static final JsonFactory FACTORY = new JsonFactory();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
@@ -33,7 +34,7 @@ final class JsonTree {
    *
    * @throws JsonProcessingException when it is not JSON, or something follows the value
    */
-  static JsonNode read(byte[] json) throws JsonProcessingException {
+  public static JsonNode read(byte[] json) throws JsonProcessingException {
     try (JsonParser parser = FACTORY.createParser(json)) {
       return whole(parser);
     } catch (JsonProcessingException e) {
@@ -44,35 +45,62 @@ final class JsonTree {
   }
 
   /** {@link #read(byte[])} of a text. */
-  static JsonNode read(String json) throws JsonProcessingException {
+  public static JsonNode read(String json) throws JsonProcessingException {
     return read(json.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * {@link #read(String)}, noting where in {@code json} each object of the tree stands.
+   *
+   * @param spans where each object's first and last-plus-one character go, by node identity
+   */
+  static JsonNode read(String json, Map<JsonNode, int[]> spans) throws JsonProcessingException {
+    try (JsonParser parser = FACTORY.createParser(json)) {
+      return whole(parser, spans);
+    } catch (JsonProcessingException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IllegalStateException("reading a text in memory failed", e);
+    }
+  }
+
   private static JsonNode whole(JsonParser parser) throws IOException {
+    return whole(parser, null);
+  }
+
+  private static JsonNode whole(JsonParser parser, Map<JsonNode, int[]> spans) throws IOException {
     if (parser.nextToken() == null) {
       return MissingNode.getInstance();
     }
-    JsonNode value = value(parser);
+    JsonNode value = value(parser, spans);
     if (parser.nextToken() != null) {
       throw new JsonParseException(parser, "more than one JSON value");
     }
     return value;
   }
 
-  private static JsonNode value(JsonParser parser) throws IOException {
+  private static JsonNode value(JsonParser parser, Map<JsonNode, int[]> spans) throws IOException {
     switch (parser.currentToken()) {
       case START_OBJECT:
+        long start = parser.currentTokenLocation().getCharOffset();
         ObjectNode object = NODES.objectNode();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
           String name = parser.currentName();
           parser.nextToken();
-          object.replace(name, value(parser));
+          object.replace(name, value(parser, spans));
+        }
+        if (spans != null) {
+          long end = parser.currentTokenLocation().getCharOffset() + 1;
+          spans.merge(
+              object,
+              new int[] {Math.toIntExact(start), Math.toIntExact(end)},
+              (earlier, later) -> later);
         }
         return object;
       case START_ARRAY:
         ArrayNode array = NODES.arrayNode();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-          array.add(value(parser));
+          array.add(value(parser, spans));
         }
         return array;
       case VALUE_STRING:

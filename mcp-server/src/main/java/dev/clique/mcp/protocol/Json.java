@@ -11,6 +11,7 @@ import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.json.UTF8JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -70,11 +71,29 @@ public final class Json {
    * @throws JsonProcessingException when it is not JSON, or something follows the value
    */
   public static JsonNode read(String text) throws JsonProcessingException {
+    return read(text, false);
+  }
+
+  /**
+   * The engine's answer, JSON text the client has read already: its tree, with decimals kept
+   * exactly as written ({@code 1767171234.80} stays that), so it is written as the client read it.
+   *
+   * @throws IllegalArgumentException when it is not one JSON value
+   */
+  public static JsonNode readAnswer(String text) {
+    try {
+      return read(text, true);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("the engine's answer is not JSON", e);
+    }
+  }
+
+  private static JsonNode read(String text, boolean exactDecimals) throws JsonProcessingException {
     try (JsonParser parser = FACTORY.createParser(text)) {
       if (parser.nextToken() == null) {
         return MissingNode.getInstance();
       }
-      JsonNode value = value(parser);
+      JsonNode value = value(parser, exactDecimals);
       if (parser.nextToken() != null) {
         throw new JsonParseException(parser, "more than one JSON value");
       }
@@ -86,20 +105,21 @@ public final class Json {
     }
   }
 
-  private static JsonNode value(JsonParser parser) throws IOException {
+  private static JsonNode value(JsonParser parser, boolean exactDecimals) throws IOException {
     switch (parser.currentToken()) {
       case START_OBJECT:
         ObjectNode object = NODES.objectNode();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
           String name = parser.currentName();
           parser.nextToken();
-          object.replace(name, value(parser)); // the last of repeated names wins, as in Jackson
+          object.replace(
+              name, value(parser, exactDecimals)); // the last of repeated names wins, as in Jackson
         }
         return object;
       case START_ARRAY:
         ArrayNode array = NODES.arrayNode();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-          array.add(value(parser));
+          array.add(value(parser, exactDecimals));
         }
         return array;
       case VALUE_STRING:
@@ -111,7 +131,9 @@ public final class Json {
           default -> NODES.numberNode(parser.getBigIntegerValue());
         };
       case VALUE_NUMBER_FLOAT:
-        return NODES.numberNode(parser.getDoubleValue());
+        return exactDecimals
+            ? DecimalNode.valueOf(parser.getDecimalValue())
+            : NODES.numberNode(parser.getDoubleValue());
       case VALUE_TRUE:
         return NODES.booleanNode(true);
       case VALUE_FALSE:

@@ -168,7 +168,7 @@ final class ChangeFeed implements AutoCloseable {
   private static Map<String, String> fingerprints(EngineState state) {
     Map<String, String> fingerprints = new HashMap<>();
     for (Session session : state.sessions()) {
-      JsonNode row = session.json();
+      JsonNode row = Json.readAnswer(session.json());
       fingerprints.put(
           session.id(),
           row.path("state").asText("")

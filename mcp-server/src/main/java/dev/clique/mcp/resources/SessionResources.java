@@ -98,15 +98,20 @@ final class SessionResources {
                       state -> {
                         ObjectNode list = NODES.objectNode();
                         ArrayNode rows = list.putArray("sessions");
-                        state.sessions().forEach(session -> rows.add(session.json()));
+                        state
+                            .sessions()
+                            .forEach(session -> rows.add(Json.readAnswer(session.json())));
                         return list;
                       });
-          case SESSION -> read(client::stateAsync).map(state -> object(row(state, uri).json()));
+          case SESSION ->
+              read(client::stateAsync)
+                  .map(state -> object(Json.readAnswer(row(state, uri).json())));
           case PANE ->
-              bySession(uri, () -> client.peekAsync(uri.sessionId())).map(p -> object(p.json()));
+              bySession(uri, () -> client.peekAsync(uri.sessionId()))
+                  .map(p -> object(Json.readAnswer(p.json())));
           case CONVERSATION ->
               bySession(uri, () -> client.conversationAsync(uri.sessionId()))
-                  .map(c -> object(c.json()));
+                  .map(c -> object(Json.readAnswer(c.json())));
         };
     return shown.map(
         json -> {

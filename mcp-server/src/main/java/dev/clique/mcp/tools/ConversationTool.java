@@ -54,6 +54,7 @@ public final class ConversationTool implements CliqueTool {
       return Mono.just(ToolResults.error(e.getMessage()));
     }
     return ToolResults.read(
-        () -> client.conversationAsync(id), conversation -> ToolResults.ok(conversation.json()));
+        () -> client.conversationAsync(id),
+        conversation -> ToolResults.passThrough(conversation.json()));
   }
 }

@@ -43,7 +43,7 @@ public final class GetSessionTool implements CliqueTool {
         () -> client.sessionAsync(id),
         found ->
             found
-                .map(session -> ToolResults.ok(session.json()))
+                .map(session -> ToolResults.passThrough(session.json()))
                 .orElseGet(() -> ToolResults.error("no session with id " + id)));
   }
 }

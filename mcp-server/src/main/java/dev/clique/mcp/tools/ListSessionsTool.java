@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import dev.clique.client.Session;
+import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.List;
@@ -54,7 +55,7 @@ public final class ListSessionsTool implements CliqueTool {
           ObjectNode result = JsonNodeFactory.instance.objectNode();
           var rows = result.putArray("sessions");
           for (Session session : sessions) {
-            rows.add(session.json());
+            rows.add(Json.readAnswer(session.json()));
           }
           return ToolResults.ok(result, rows);
         });

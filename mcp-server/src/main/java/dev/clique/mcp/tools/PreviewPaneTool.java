@@ -51,6 +51,7 @@ public final class PreviewPaneTool implements CliqueTool {
     } catch (ToolArgumentException e) {
       return Mono.just(ToolResults.error(e.getMessage()));
     }
-    return ToolResults.read(() -> client.peekAsync(id, lines), pane -> ToolResults.ok(pane.json()));
+    return ToolResults.read(
+        () -> client.peekAsync(id, lines), pane -> ToolResults.passThrough(pane.json()));
   }
 }

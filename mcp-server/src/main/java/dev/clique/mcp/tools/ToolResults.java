@@ -27,6 +27,14 @@ final class ToolResults {
   }
 
   /**
+   * The engine's answer passed through as it came: its JSON text (what the client keeps of it) read
+   * once, into the tree the output schema check and the writer take.
+   */
+  static CallToolResult passThrough(String engineJson) {
+    return ok(Json.readAnswer(engineJson));
+  }
+
+  /**
    * A result of a JSON object. Anything else is not what the engine answers on that route, and
    * 2025-11-25 allows only an object as structured content.
    */

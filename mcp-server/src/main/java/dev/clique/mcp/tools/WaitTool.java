@@ -6,6 +6,7 @@ import dev.clique.client.CliqueClient;
 import dev.clique.client.Session;
 import dev.clique.client.SessionState;
 import dev.clique.client.WaitResult;
+import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.time.Duration;
@@ -96,7 +97,7 @@ public final class WaitTool implements CliqueTool {
    * another state by then, or a read that fails, adds nothing (the wait itself was answered).
    */
   private Mono<JsonNode> withAttention(WaitResult result) {
-    JsonNode answer = result.json();
+    JsonNode answer = Json.readAnswer(result.json());
     boolean needsPerson =
         result.state() == SessionState.WAITING || result.state() == SessionState.ERROR;
     if (!needsPerson || !answer.isObject() || answer.has("attention")) {
@@ -109,7 +110,7 @@ public final class WaitTool implements CliqueTool {
 
   private static JsonNode attach(ObjectNode answer, Optional<Session> row, SessionState state) {
     row.filter(session -> session.state() == state)
-        .map(session -> session.json().get("attention"))
+        .map(session -> Json.readAnswer(session.json()).get("attention"))
         .filter(JsonNode::isObject)
         .ifPresent(attention -> answer.set("attention", attention));
     return answer;

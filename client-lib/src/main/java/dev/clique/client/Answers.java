@@ -1,0 +1,162 @@
+package dev.clique.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.client.internal.AnswerParser;
+import dev.clique.client.internal.AnswerReader;
+import dev.clique.client.internal.JsonFields;
+import dev.clique.client.internal.JsonText;
+import dev.clique.client.internal.MalformedAnswer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The engine's answers, one reader per route, as HTTP-API.md describes them: the one maker of the
+ * values, whose constructors only this package sees.
+ */
+final class Answers implements AnswerReader {
+  /** What {@link CliqueClient.Builder} gives the client it builds. */
+  static final AnswerReader READER = new Answers();
+
+  private static final String ANSWER = "the answer";
+
+  private Answers() {}
+
+  /** {@code reader}'s value of the JSON text {@code json}, for the values' {@code fromJson}. */
+  static <T> T fromJson(String json, AnswerParser<T> reader) {
+    Objects.requireNonNull(json, "json");
+    JsonText answer;
+    try {
+      answer = JsonText.read(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not JSON: " + e.getOriginalMessage(), e);
+    }
+    if (answer.tree().isMissingNode()) {
+      throw new IllegalArgumentException("not JSON: the text is empty");
+    }
+    try {
+      return reader.parse(answer);
+    } catch (MalformedAnswer e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /** {@code GET /api/state}. */
+  @Override
+  public EngineState state(JsonText answer) throws MalformedAnswer {
+    JsonFields fields = JsonFields.of(answer.tree(), ANSWER);
+    List<Session> sessions = new ArrayList<>();
+    for (JsonNode row : fields.requiredArray("sessions")) {
+      sessions.add(session(row, answer));
+    }
+    List<Cli> clis = new ArrayList<>();
+    for (JsonNode entry : fields.array("clis")) {
+      clis.add(cli(entry, answer));
+    }
+    return new EngineState(
+        fields.string("version"),
+        fields.longInteger("revision"),
+        sessions,
+        clis,
+        answer.textOf(answer.tree()));
+  }
+
+  /** One row of {@code GET /api/state}, on its own. */
+  static Session readSession(JsonText row) throws MalformedAnswer {
+    return session(row.tree(), row);
+  }
+
+  private static Session session(JsonNode row, JsonText answer) throws MalformedAnswer {
+    String id = JsonFields.of(row, "a session").requiredString("id");
+    if (id.isBlank()) {
+      throw new MalformedAnswer("a session has a blank \"id\"");
+    }
+    JsonFields f = JsonFields.of(row, "session " + id);
+    return new Session(
+        id,
+        f.string("name"),
+        f.string("cli"),
+        f.string("cli_label"),
+        f.string("cwd"),
+        f.string("project"),
+        f.optionalString("folder"),
+        f.optionalString("mode"),
+        f.instant("created"),
+        f.bool("alive"),
+        f.bool("attached"),
+        f.optionalString("command"),
+        f.instant("activity"),
+        f.integer("cols"),
+        f.integer("rows"),
+        f.bool("busy"),
+        f.string("signal"),
+        f.string("saying"),
+        SessionState.fromWire(f.optionalString("state").orElse(null)),
+        f.longInteger("rss"),
+        f.string("branch"),
+        f.integer("dirty"),
+        answer.textOf(row));
+  }
+
+  private static Cli cli(JsonNode entry, JsonText answer) throws MalformedAnswer {
+    String id = JsonFields.of(entry, "a clis entry").requiredString("id");
+    JsonFields f = JsonFields.of(entry, "clis entry " + id);
+    return new Cli(
+        id, f.string("label"), f.bool("installed"), f.bool("transcript"), answer.textOf(entry));
+  }
+
+  /** {@code GET /api/sessions/{id}/peek}. */
+  @Override
+  public Pane pane(JsonText answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer.tree(), ANSWER);
+    List<String> lines = new ArrayList<>();
+    for (JsonNode line : f.requiredArray("lines")) {
+      if (!line.isTextual()) {
+        throw new MalformedAnswer("\"lines\" holds something that is not a string");
+      }
+      lines.add(line.textValue());
+    }
+    return new Pane(lines, f.bool("alive"), f.instant("activity"), answer.textOf(answer.tree()));
+  }
+
+  /** {@code GET /api/sessions/{id}/wait}; {@code id} stands in when the answer has none. */
+  @Override
+  public WaitResult waitResult(JsonText answer, String id) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer.tree(), ANSWER);
+    return new WaitResult(
+        f.optionalString("id").orElse(id),
+        SessionState.fromWire(f.requiredString("state")),
+        f.requiredBool("matched"),
+        f.optionalDuration("waited").orElse(Duration.ZERO),
+        answer.textOf(answer.tree()));
+  }
+
+  /** {@code GET /api/sessions/{id}/transcript}. */
+  @Override
+  public Conversation conversation(JsonText answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer.tree(), ANSWER);
+    List<Turn> turns = new ArrayList<>();
+    for (JsonNode turn : f.requiredArray("turns")) {
+      JsonFields t = JsonFields.of(turn, "a turn");
+      turns.add(new Turn(t.requiredString("role"), t.requiredString("text")));
+    }
+    return new Conversation(f.string("cli"), f.string("name"), turns, answer.textOf(answer.tree()));
+  }
+
+  /** {@code GET /healthz}. */
+  @Override
+  public Health health(JsonText answer) throws MalformedAnswer {
+    JsonFields f = JsonFields.of(answer.tree(), ANSWER);
+    return new Health(
+        f.requiredBool("ok"),
+        f.optionalString("version"),
+        f.optionalDuration("uptime"),
+        f.optionalBool("tmux"),
+        f.optionalInt("sessions"),
+        f.optionalInt("alive"),
+        f.optionalInt("attached"),
+        answer.textOf(answer.tree()));
+  }
+}
