@@ -52,27 +52,17 @@ public record PaneInfo(
 
   /** The same pane, under another session name (a discovered pane, by its clique id). */
   public PaneInfo withSession(String name) {
-    return new PaneInfo(
-        name,
-        command,
-        activity,
-        cols,
-        rows,
-        attached,
-        pid,
-        dead,
-        exitStatus,
-        exitSignal,
-        historySize,
-        cursorX,
-        cursorY,
-        title);
+    return copy(name, exitSignal);
   }
 
   /** The same pane, dead by signal {@code signal}. */
   public PaneInfo withExitSignal(int signal) {
+    return copy(session, signal);
+  }
+
+  private PaneInfo copy(String newSession, int newExitSignal) {
     return new PaneInfo(
-        session,
+        newSession,
         command,
         activity,
         cols,
@@ -81,7 +71,7 @@ public record PaneInfo(
         pid,
         dead,
         exitStatus,
-        signal,
+        newExitSignal,
         historySize,
         cursorX,
         cursorY,

@@ -52,49 +52,26 @@ class TmuxProcessTest {
 
   @Test
   void aDeadPaneSaysHowItsProcessEnded() {
-    String listing =
-        String.join(
-            F,
-            "abc",
-            "claude",
-            "1",
-            "200",
-            "50",
-            "0",
-            "43",
-            "1",
-            "2",
-            "1796140000",
-            "9",
-            "0",
-            "3",
-            "");
-    PaneInfo pane = TmuxProcess.parsePanes(listing).get(0);
+    PaneInfo pane = TmuxProcess.parsePanes(deadPane("2", "1796140000")).get(0);
     assertThat(pane.dead()).isTrue();
     assertThat(pane.exitStatus()).isEqualTo(2);
     assertThat(pane.exitSignal()).isEqualTo(-1);
 
     // Reaped (a time of death) without a status: a signal ended it, its number not in the listing.
-    String signalled =
-        String.join(
-            F,
-            "abc",
-            "claude",
-            "1",
-            "200",
-            "50",
-            "0",
-            "43",
-            "1",
-            "",
-            "1796140000",
-            "9",
-            "0",
-            "3",
-            "");
-    PaneInfo killed = TmuxProcess.parsePanes(signalled).get(0);
+    PaneInfo killed = TmuxProcess.parsePanes(deadPane("", "1796140000")).get(0);
     assertThat(killed.exitStatus()).isEqualTo(-1);
     assertThat(killed.exitSignal()).isEqualTo(0);
+
+    // Not reaped yet (no time of death): neither is known.
+    PaneInfo ending = TmuxProcess.parsePanes(deadPane("", "")).get(0);
+    assertThat(ending.exitStatus()).isEqualTo(-1);
+    assertThat(ending.exitSignal()).isEqualTo(-1);
+  }
+
+  /** A listing row of a dead pane with this {@code #{pane_dead_status}} and time of death. */
+  private static String deadPane(String status, String deadTime) {
+    return String.join(
+        F, "abc", "claude", "1", "200", "50", "0", "43", "1", status, deadTime, "9", "0", "3", "");
   }
 
   @Test
