@@ -270,16 +270,23 @@ public final class TmuxProcess implements Tmux {
 
   @Override
   public List<PaneInfo> listPanes() throws TmuxException {
-    Result result = listing(PANE_FORMAT, 0);
+    List<PaneInfo> panes = firstPanes();
+    if (reaped(panes)) {
+      panes = firstPanes();
+    }
+    panes.replaceAll(pane -> pane.exitSignal() == 0 ? withSignal(pane) : pane);
+    return panes;
+  }
+
+  private List<PaneInfo> firstPanes() throws TmuxException {
+    Result result = run(List.of("list-panes", "-a", "-F", PANE_FORMAT));
     if (result.exitCode != 0) {
       if (gone(result)) {
-        return List.of();
+        return new ArrayList<>();
       }
       check(result, "list-panes");
     }
-    List<PaneInfo> panes = parsePanes(result.stdout);
-    panes.replaceAll(pane -> pane.exitSignal() == 0 ? withSignal(pane) : pane);
-    return panes;
+    return parsePanes(result.stdout);
   }
 
   /**
@@ -309,8 +316,9 @@ public final class TmuxProcess implements Tmux {
   }
 
   /**
-   * {@code list-panes -a} in {@code format} (whose {@link #PANE_FORMAT} part starts at field {@code
-   * paneFieldsFrom}), once tmux knows how every dead pane's process ended.
+   * Whether one of {@code panes} is dead but not reaped (no status, no signal: tmux has no time of
+   * death for it) and its process is a zombie; if so, tmux is made to reap it, and a new listing
+   * tells how it ended.
    *
    * <p>tmux learns an exit status from SIGCHLD. Debian's tmux, built with libutempter, lets the
    * utempter helper's own SIGCHLD handler stand in for its own while it removes a closed terminal's
@@ -318,28 +326,13 @@ public final class TmuxProcess implements Tmux {
    * hears of it, and the zombie waits for the next SIGCHLD. A job of tmux's own is one: {@code
    * run-shell} answers once tmux reaped it, and tmux reaps every zombie it has when it reaps one.
    */
-  private Result listing(String format, int paneFieldsFrom) throws TmuxException {
-    List<String> args = List.of("list-panes", "-a", "-F", format);
-    Result result = run(args);
-    if (result.exitCode == 0 && unreaped(result.stdout, paneFieldsFrom)) {
-      run(List.of("run-shell", "true"));
-      result = run(args);
-    }
-    return result;
-  }
-
-  /**
-   * Whether a pane of {@code listing} (its {@link #PANE_FORMAT} fields from {@code first} on) is
-   * dead with no time of death, which tmux sets once it reaped the process, and its process is a
-   * zombie: ended, and waiting for tmux to hear of it.
-   */
-  private boolean unreaped(String listing, int first) {
-    for (String line : listing.split("\n")) {
-      String[] f = line.split(FIELD, first + PANE_FIELDS);
-      if (f.length == first + PANE_FIELDS
-          && "1".equals(f[first + 7])
-          && f[first + 9].isBlank()
-          && proc.zombie(parseLong(f[first + 6]))) {
+  private boolean reaped(List<PaneInfo> panes) throws TmuxException {
+    for (PaneInfo pane : panes) {
+      if (pane.dead()
+          && pane.exitStatus() < 0
+          && pane.exitSignal() < 0
+          && proc.zombie(pane.pid())) {
+        run(List.of("run-shell", "true"));
         return true;
       }
     }
@@ -351,7 +344,15 @@ public final class TmuxProcess implements Tmux {
    * {@link #listPanes()}, a server that cannot be reached is an error naming its cause.
    */
   public List<ServerPane> listEveryPane() throws TmuxException {
-    Result result = listing(EVERY_PANE_FORMAT, EVERY_PANE_FIELDS - PANE_FIELDS);
+    List<ServerPane> panes = everyPane();
+    if (reaped(panes.stream().map(ServerPane::info).toList())) {
+      panes = everyPane();
+    }
+    return panes;
+  }
+
+  private List<ServerPane> everyPane() throws TmuxException {
+    Result result = run(List.of("list-panes", "-a", "-F", EVERY_PANE_FORMAT));
     check(result, "list-panes");
     return parseEveryPane(result.stdout);
   }
