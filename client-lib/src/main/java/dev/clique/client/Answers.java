@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The engine's answers, one reader per route, as HTTP-API.md describes them: the one maker of the
@@ -55,17 +56,42 @@ final class Answers implements AnswerReader {
     for (JsonNode entry : fields.array("clis")) {
       clis.add(cli(entry, answer));
     }
+    List<EngineReport> engines = new ArrayList<>();
+    for (JsonNode entry : fields.array("engines")) {
+      engines.add(engineReport(entry, answer));
+    }
     return new EngineState(
         fields.string("version"),
         fields.longInteger("revision"),
         sessions,
         clis,
+        engines,
         answer.textOf(answer.tree()));
   }
 
   /** One row of {@code GET /api/state}, on its own. */
   static Session readSession(JsonText row) throws MalformedAnswer {
     return session(row.tree(), row);
+  }
+
+  static EngineReport readEngineReport(JsonText report) throws MalformedAnswer {
+    return engineReport(report.tree(), report);
+  }
+
+  @Override
+  public Session session(JsonText row) throws MalformedAnswer {
+    return readSession(row);
+  }
+
+  private static EngineReport engineReport(JsonNode entry, JsonText answer) throws MalformedAnswer {
+    String name = JsonFields.of(entry, "an engines entry").requiredString("name");
+    JsonFields f = JsonFields.of(entry, "engine " + name);
+    Optional<String> error = f.optionalString("error");
+    if (f.requiredBool("ok") == error.isPresent()) {
+      throw new MalformedAnswer(
+          "engine " + name + " has \"ok\" and \"error\" at odds: an error only when not ok");
+    }
+    return new EngineReport(name, error, answer.textOf(entry));
   }
 
   private static Session session(JsonNode row, JsonText answer) throws MalformedAnswer {
@@ -97,6 +123,7 @@ final class Answers implements AnswerReader {
         f.longInteger("rss"),
         f.string("branch"),
         f.integer("dirty"),
+        f.optionalString("engine"),
         answer.textOf(row));
   }
 

@@ -1,10 +1,12 @@
 package dev.clique.client;
 
+import dev.clique.client.internal.FanOutClient;
 import dev.clique.client.internal.HttpCliqueClient;
 import dev.clique.client.internal.Sync;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -52,6 +54,26 @@ public interface CliqueClient {
    */
   static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * One client over several engines, each the source of truth for its machine. {@link
+   * #stateAsync()} and {@link #sessionsAsync()} ask every engine at once and merge what answered:
+   * each session carries its engine's name ({@link Session#engine()}) and the id {@code
+   * <engine>:<its id>}; an engine that did not answer (down, slower than its client's time-out,
+   * refusing its token) leaves its sessions out and is named, with why, in {@link
+   * EngineState#engines()}. Only when no engine answers does the call fail. Every other call takes
+   * such an id and goes to its engine alone, through that engine's client: a token never reaches
+   * another engine. {@link #stateAsync(long, Duration)} holds each engine's request from its own
+   * revision and answers at the first change.
+   *
+   * @param engines each engine's client by the engine's name (letters, digits, {@code _ . -}), in
+   *     the order answers list them
+   * @return the client over them all
+   * @throws IllegalArgumentException when there is no engine or a name is not valid
+   */
+  static CliqueClient overEngines(Map<String, ? extends CliqueClient> engines) {
+    return new FanOutClient(engines, Answers.READER);
   }
 
   /**

@@ -23,13 +23,21 @@ public final class EngineState {
   private final long revision;
   private final List<Session> sessions;
   private final List<Cli> clis;
+  private final List<EngineReport> engines;
   private final String json;
 
-  EngineState(String version, long revision, List<Session> sessions, List<Cli> clis, String json) {
+  EngineState(
+      String version,
+      long revision,
+      List<Session> sessions,
+      List<Cli> clis,
+      List<EngineReport> engines,
+      String json) {
     this.version = Objects.requireNonNull(version, "version");
     this.revision = revision;
     this.sessions = List.copyOf(sessions);
     this.clis = List.copyOf(clis);
+    this.engines = List.copyOf(engines);
     this.json = Objects.requireNonNull(json, "json");
   }
 
@@ -81,6 +89,16 @@ public final class EngineState {
   }
 
   /**
+   * For a client over several engines, how each of them answered, in the engines file's order: the
+   * sessions of one that did not are absent, and its report says why.
+   *
+   * @return one report an engine; empty for a client of one engine
+   */
+  public List<EngineReport> engines() {
+    return engines;
+  }
+
+  /**
    * The session with the given id.
    *
    * @param id a session id
@@ -122,6 +140,7 @@ public final class EngineState {
         + sessions
         + ", clis="
         + clis
+        + (engines.isEmpty() ? "" : ", engines=" + engines)
         + "]";
   }
 }

@@ -43,6 +43,7 @@ public final class Session {
   private final long rss;
   private final String branch;
   private final int dirty;
+  private final Optional<String> engine;
   private final String json;
 
   Session(
@@ -68,6 +69,7 @@ public final class Session {
       long rss,
       String branch,
       int dirty,
+      Optional<String> engine,
       String json) {
     this.id = Objects.requireNonNull(id, "id");
     this.name = Objects.requireNonNull(name, "name");
@@ -91,6 +93,7 @@ public final class Session {
     this.rss = rss;
     this.branch = Objects.requireNonNull(branch, "branch");
     this.dirty = dirty;
+    this.engine = Objects.requireNonNull(engine, "engine");
     this.json = Objects.requireNonNull(json, "json");
   }
 
@@ -305,6 +308,17 @@ public final class Session {
   }
 
   /**
+   * The engine this session runs on, for a client over several engines: the name the engines file
+   * gives it. Its {@link #id()} is then {@code <engine>:<the engine's own id>}, which every call of
+   * that client takes.
+   *
+   * @return the engine's name, or empty for a client of one engine
+   */
+  public Optional<String> engine() {
+    return engine;
+  }
+
+  /**
    * The JSON text the engine sent for this row, exactly as it came (white space, key order and keys
    * this client does not know included): what to pass on to show a caller what the engine said, or
    * to read with a JSON library of one's own.
@@ -371,6 +385,7 @@ public final class Session {
         + branch
         + ", dirty="
         + dirty
+        + engine.map(e -> ", engine=" + e).orElse("")
         + "]";
   }
 }

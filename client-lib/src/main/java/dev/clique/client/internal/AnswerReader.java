@@ -4,6 +4,7 @@ import dev.clique.client.Conversation;
 import dev.clique.client.EngineState;
 import dev.clique.client.Health;
 import dev.clique.client.Pane;
+import dev.clique.client.Session;
 import dev.clique.client.WaitResult;
 
 /**
@@ -27,6 +28,15 @@ public interface AnswerReader {
    * @return the pane
    * @throws MalformedAnswer if it is not a pane
    */
+  /**
+   * Reads one session row.
+   *
+   * @param row the row, as its own JSON text
+   * @return the session
+   * @throws MalformedAnswer when it is not a session
+   */
+  Session session(JsonText row) throws MalformedAnswer;
+
   Pane pane(JsonText answer) throws MalformedAnswer;
 
   /**

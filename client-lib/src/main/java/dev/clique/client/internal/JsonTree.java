@@ -1,6 +1,7 @@
 package dev.clique.client.internal;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -12,6 +13,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
@@ -121,6 +124,78 @@ public final class JsonTree {
         return NODES.nullNode();
       default:
         throw new JsonParseException(parser, "unexpected " + parser.currentToken());
+    }
+  }
+
+  /** What writes one JSON value to a generator. */
+  @FunctionalInterface
+  public interface Writing {
+    /**
+     * Writes the value.
+     *
+     * @param out the generator, decimals written plain
+     * @throws IOException as the generator throws it
+     */
+    void to(JsonGenerator out) throws IOException;
+  }
+
+  /**
+   * The compact JSON text {@code writing} writes, decimals plain: {@code 1767171234.80} stays that,
+   * never {@code 1.76717123480E9}.
+   *
+   * @param writing what writes the one value
+   * @return its text
+   */
+  public static String write(Writing writing) {
+    StringWriter text = new StringWriter();
+    try (JsonGenerator out = FACTORY.createGenerator(text)) {
+      out.enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+      writing.to(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to a string failed", e);
+    }
+    return text.toString();
+  }
+
+  /**
+   * Writes a tree this class read (or one of the same node kinds) to {@code out}.
+   *
+   * @param node objects, arrays, strings, numbers, booleans and nulls
+   * @param out where it goes
+   * @throws IOException as the generator throws it
+   */
+  public static void write(JsonNode node, JsonGenerator out) throws IOException {
+    switch (node.getNodeType()) {
+      case OBJECT -> {
+        out.writeStartObject();
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+          out.writeFieldName(field.getKey());
+          write(field.getValue(), out);
+        }
+        out.writeEndObject();
+      }
+      case ARRAY -> {
+        out.writeStartArray();
+        for (JsonNode element : node) {
+          write(element, out);
+        }
+        out.writeEndArray();
+      }
+      case STRING -> out.writeString(node.textValue());
+      case NUMBER -> {
+        if (node.isBigDecimal()) {
+          out.writeNumber(node.decimalValue());
+        } else if (node.isBigInteger()) {
+          out.writeNumber(node.bigIntegerValue());
+        } else if (node.isIntegralNumber()) {
+          out.writeNumber(node.longValue());
+        } else {
+          out.writeNumber(node.decimalValue());
+        }
+      }
+      case BOOLEAN -> out.writeBoolean(node.booleanValue());
+      case NULL -> out.writeNull();
+      default -> throw new IllegalArgumentException("not a JSON value: " + node.getNodeType());
     }
   }
 }
