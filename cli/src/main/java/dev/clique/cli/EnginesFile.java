@@ -3,6 +3,7 @@ package dev.clique.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.clique.client.CliqueClient;
+import dev.clique.engine.home.CliqueHome;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -49,6 +50,11 @@ final class EnginesFile {
           PosixFilePermission.OTHERS_EXECUTE);
 
   private EnginesFile() {}
+
+  /** Where the engines file is: {@code $CLIQUE_HOME/engines.toml}. */
+  static Path in(Map<String, String> environment) {
+    return CliqueHome.fromEnvironment(environment).dir().resolve(NAME);
+  }
 
   /**
    * Reads the file into one client over its engines, each engine's own client bound to its own

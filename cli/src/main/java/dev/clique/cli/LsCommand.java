@@ -1,9 +1,18 @@
 package dev.clique.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.client.CliqueClient;
+import dev.clique.client.CliqueException;
+import dev.clique.client.EngineState;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -11,10 +20,16 @@ import picocli.CommandLine.Option;
 @Command(
     name = "ls",
     mixinStandardHelpOptions = true,
-    description = "List the sessions: name, CLI, state, why it needs you, folder, age.")
+    description = {
+      "List the sessions: name, CLI, state, why it needs you, folder, age.",
+      "With an engines file ($CLIQUE_HOME/engines.toml), the sessions of every engine it names,",
+      "each with its engine, and which engines did not answer."
+    })
 final class LsCommand extends LocalCommand {
   /** How long one held request of {@code --watch} lasts: the ages are redrawn this often. */
   private static final int WATCH_SECONDS = 30;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   @Option(names = "--json", description = "the engine's sessions as JSON")
   boolean json;
@@ -26,9 +41,79 @@ final class LsCommand extends LocalCommand {
               + " Off a terminal, one table (or JSON line) per change.")
   boolean watch;
 
+  @Option(
+      names = "--local",
+      description = "Only this machine's engine, even when an engines file names others.")
+  boolean local;
+
+  /** Where the state comes from: this machine's engine, or every engine of the engines file. */
+  private interface States {
+    JsonNode now() throws LocalEngine.Failure;
+
+    /** Held until a change after {@code revision}, or {@code seconds}. */
+    JsonNode after(long revision, int seconds) throws LocalEngine.Failure;
+  }
+
   @Override
   int run(LocalEngine engine, PrintWriter out) throws LocalEngine.Failure {
-    JsonNode state = engine.get("/api/state");
+    Map<String, String> env = Environment.variables();
+    Path enginesFile = EnginesFile.in(env);
+    States states =
+        !local && Files.exists(enginesFile)
+            ? everyEngine(enginesFile, env)
+            : new States() {
+              @Override
+              public JsonNode now() throws LocalEngine.Failure {
+                return engine.get("/api/state");
+              }
+
+              @Override
+              public JsonNode after(long revision, int seconds) throws LocalEngine.Failure {
+                return engine.get("/api/state?after=" + revision + "&timeout=" + seconds);
+              }
+            };
+    return run(states, out);
+  }
+
+  private static States everyEngine(Path file, Map<String, String> env) throws LocalEngine.Failure {
+    CliqueClient client;
+    try {
+      client = EnginesFile.read(file, env);
+    } catch (IOException e) {
+      throw new LocalEngine.Failure(
+          "cannot read the engines set-up: " + e.getMessage(), ExitCodes.NOT_CONFIGURED);
+    } catch (IllegalArgumentException e) {
+      throw new LocalEngine.Failure(e.getMessage(), ExitCodes.NOT_CONFIGURED);
+    }
+    return new States() {
+      @Override
+      public JsonNode now() throws LocalEngine.Failure {
+        return tree(() -> client.state());
+      }
+
+      @Override
+      public JsonNode after(long revision, int seconds) throws LocalEngine.Failure {
+        return tree(() -> client.state(revision, Duration.ofSeconds(seconds)));
+      }
+    };
+  }
+
+  private interface StateCall {
+    EngineState call() throws CliqueException;
+  }
+
+  private static JsonNode tree(StateCall call) throws LocalEngine.Failure {
+    try {
+      return JSON.readTree(call.call().json());
+    } catch (CliqueException e) {
+      throw new LocalEngine.Failure(e.getMessage(), ExitCodes.NOT_CONFIGURED);
+    } catch (IOException e) {
+      throw new LocalEngine.Failure("the merged state is not JSON: " + e.getMessage(), 1);
+    }
+  }
+
+  private int run(States engine, PrintWriter out) throws LocalEngine.Failure {
+    JsonNode state = engine.now();
     Colours colours = Colours.forTerminal(Environment.variables());
     if (!watch) {
       print(state, colours, out);
@@ -47,10 +132,10 @@ final class LsCommand extends LocalCommand {
         JsonNode next;
         try {
           // Held by the engine until something changes: no polling here.
-          next = engine.get("/api/state?after=" + revision + "&timeout=" + WATCH_SECONDS);
+          next = engine.after(revision, WATCH_SECONDS);
         } catch (LocalEngine.Failure failed) {
           // An engine that stopped meanwhile cut the answer short: a new request says so plainly.
-          engine.get("/api/state");
+          engine.now();
           throw failed;
         }
         long nextRevision = next.path("revision").asLong();
@@ -70,11 +155,26 @@ final class LsCommand extends LocalCommand {
 
   private List<String> lines(JsonNode state, Colours colours) {
     JsonNode sessions = state.path("sessions");
+    List<String> silent = new ArrayList<>();
+    for (JsonNode engine : state.path("engines")) {
+      if (!engine.path("ok").asBoolean()) {
+        silent.add(
+            "engine "
+                + engine.path("name").asText()
+                + " did not answer: "
+                + engine.path("error").asText());
+      }
+    }
     if (json) {
+      silent.forEach(line -> System.err.println("clique ls: " + line)); // stdout stays JSON
       return List.of(sessions.toString());
     }
+    boolean engines = state.has("engines");
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"NAME", "CLI", "STATE", "WHY", "FOLDER", "AGE"});
+    rows.add(
+        engines
+            ? new String[] {"ENGINE", "NAME", "CLI", "STATE", "WHY", "FOLDER", "AGE"}
+            : new String[] {"NAME", "CLI", "STATE", "WHY", "FOLDER", "AGE"});
     double now = System.currentTimeMillis() / 1000.0;
     for (JsonNode session : sessions) {
       JsonNode attention = session.path("attention");
@@ -82,16 +182,23 @@ final class LsCommand extends LocalCommand {
           attention.isObject()
               ? attention.path("kind").asText() + ": " + attention.path("detail").asText()
               : "";
-      rows.add(
-          new String[] {
-            session.path("name").asText(),
-            session.path("cli").asText(),
-            session.path("state").asText(),
-            why.length() > 60 ? why.substring(0, 59) + "…" : why,
-            session.path("cwd").asText(),
-            age(now - session.path("created").asDouble(now))
-          });
+      String[] row = {
+        session.path("name").asText(),
+        session.path("cli").asText(),
+        session.path("state").asText(),
+        why.length() > 60 ? why.substring(0, 59) + "…" : why,
+        session.path("cwd").asText(),
+        age(now - session.path("created").asDouble(now))
+      };
+      if (engines) {
+        String[] withEngine = new String[row.length + 1];
+        withEngine[0] = session.path("engine").asText();
+        System.arraycopy(row, 0, withEngine, 1, row.length);
+        row = withEngine;
+      }
+      rows.add(row);
     }
+    int stateColumn = engines ? 3 : 2;
     int[] widths = new int[rows.get(0).length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
@@ -103,11 +210,12 @@ final class LsCommand extends LocalCommand {
       StringBuilder line = new StringBuilder();
       for (int i = 0; i < widths.length; i++) {
         String cell = String.format("%-" + widths[i] + "s", rows.get(r)[i]);
-        line.append(r > 0 && i == 2 ? colours.state(rows.get(r)[i], cell) : cell);
+        line.append(r > 0 && i == stateColumn ? colours.state(rows.get(r)[i], cell) : cell);
         line.append(i < widths.length - 1 ? "  " : "");
       }
       lines.add(line.toString().stripTrailing());
     }
+    lines.addAll(silent);
     return lines;
   }
 

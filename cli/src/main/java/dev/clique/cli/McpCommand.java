@@ -10,6 +10,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.nio.channels.Channels;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +25,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
       "Serve the read-only MCP tools on stdin/stdout.",
-      "Talks to CLIQUE_URL (default http://127.0.0.1:3200) with CLIQUE_TOKEN,",
+      "Talks to CLIQUE_URL (default http://127.0.0.1:3200) with CLIQUE_TOKEN;",
+      "with neither set, to every engine $CLIQUE_HOME/engines.toml names;",
       "or, with --embedded, to an engine started inside this process."
     })
 final class McpCommand implements Callable<Integer> {
@@ -97,14 +100,29 @@ final class McpCommand implements Callable<Integer> {
       return ExitCodes.OK;
     }
     String token = env.get("CLIQUE_TOKEN");
+    String url = env.getOrDefault("CLIQUE_URL", "");
+    Path engines = EnginesFile.in(env);
+    if ((token == null || token.isBlank()) && url.isBlank() && Files.exists(engines)) {
+      CliqueClient client;
+      try {
+        client = EnginesFile.read(engines, env);
+      } catch (IOException e) {
+        return refuse(err, "cannot read the engines set-up: " + e.getMessage());
+      } catch (IllegalArgumentException e) {
+        return refuse(err, e.getMessage());
+      }
+      serve(client, protocolIn, protocolOut, () -> {});
+      return ExitCodes.OK;
+    }
     if (token == null || token.isBlank()) {
       return refuse(
           err,
           "CLIQUE_TOKEN is not set. Make a read-only token with"
               + " `clique token create <name> --read-only` and set CLIQUE_TOKEN to it"
-              + " (or run `clique mcp --embedded`, which needs no token).");
+              + " (or run `clique mcp --embedded`, which needs no token, or name your engines in "
+              + engines
+              + ").");
     }
-    String url = env.getOrDefault("CLIQUE_URL", "");
     if (url.isBlank()) {
       url = DEFAULT_URL;
     }

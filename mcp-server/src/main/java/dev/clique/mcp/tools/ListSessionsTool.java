@@ -3,6 +3,7 @@ package dev.clique.mcp.tools;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
+import dev.clique.client.EngineReport;
 import dev.clique.client.Session;
 import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -14,7 +15,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * {@code list_sessions}: every session and its state ({@code GET /api/state}). Its structure is
- * {@code {"sessions": [...]}}, its text the bare array.
+ * {@code {"sessions": [...]}}, its text the bare array. Over several engines each session names its
+ * engine, and {@code "engines"} says how each engine answered; the text is then the whole
+ * structure, so that an engine that did not answer is seen.
  */
 public final class ListSessionsTool implements CliqueTool {
   private final CliqueClient client;
@@ -37,7 +40,12 @@ public final class ListSessionsTool implements CliqueTool {
                 + " (working, waiting, error, idle or stopped): the place to start.")
         .outputSchema(
             Schemas.output(
-                Map.of("sessions", Schemas.arrayOf(Schemas.session())), List.of("sessions")))
+                Map.of(
+                    "sessions",
+                    Schemas.arrayOf(Schemas.session()),
+                    "engines",
+                    Schemas.arrayOf(Schemas.engineReport())),
+                List.of("sessions")))
         .annotations(Schemas.READ_ONLY)
         .build();
   }
@@ -50,14 +58,21 @@ public final class ListSessionsTool implements CliqueTool {
       return Mono.just(ToolResults.error(e.getMessage()));
     }
     return ToolResults.read(
-        client::sessionsAsync,
-        sessions -> {
+        client::stateAsync,
+        state -> {
           ObjectNode result = JsonNodeFactory.instance.objectNode();
           var rows = result.putArray("sessions");
-          for (Session session : sessions) {
+          for (Session session : state.sessions()) {
             rows.add(Json.readAnswer(session.json()));
           }
-          return ToolResults.ok(result, rows);
+          if (state.engines().isEmpty()) {
+            return ToolResults.ok(result, rows);
+          }
+          var engines = result.putArray("engines");
+          for (EngineReport engine : state.engines()) {
+            engines.add(Json.readAnswer(engine.json()));
+          }
+          return ToolResults.ok(result);
         });
   }
 }

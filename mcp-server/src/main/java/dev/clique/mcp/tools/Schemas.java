@@ -98,6 +98,19 @@ final class Schemas {
   }
 
   /** A session row of {@code GET /api/state}; the engine's other keys pass through. */
+  /** How one engine of several answered {@code list_sessions}. */
+  static Map<String, Object> engineReport() {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("name", typed("string", "The engine's name, as the engines file gives it."));
+    p.put("ok", typed("boolean", "Whether it answered: its sessions are listed."));
+    p.put("error", nullableString("Why it did not answer: its sessions are missing."));
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "object");
+    schema.put("properties", p);
+    schema.put("required", List.of("name", "ok"));
+    return schema;
+  }
+
   static Map<String, Object> session() {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("id", typed("string", "The session id."));
@@ -129,6 +142,12 @@ final class Schemas {
     exit.put("type", List.of("integer", "null"));
     exit.put("description", "For a stopped session, how its process ended, when known.");
     p.put("exit_status", exit);
+    p.put(
+        "engine",
+        typed(
+            "string",
+            "Over several engines: the engine the session runs on; its id is then"
+                + " <engine>:<id>."));
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", "object");
     schema.put("properties", p);
