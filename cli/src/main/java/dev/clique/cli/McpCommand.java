@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.channels.Channels;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,11 +28,19 @@ import picocli.CommandLine.Option;
       "Serve the read-only MCP tools on stdin/stdout.",
       "Talks to CLIQUE_URL (default http://127.0.0.1:3200) with CLIQUE_TOKEN;",
       "with neither set, to every engine $CLIQUE_HOME/engines.toml names;",
-      "or, with --embedded, to an engine started inside this process."
+      "or, with --embedded, to an engine started inside this process.",
+      "An https:// engine with its own certificate: CLIQUE_CERT_SHA256 pins it.",
+      "Plain http:// to another machine is refused unless CLIQUE_ALLOW_PLAIN_HTTP=1."
     })
 final class McpCommand implements Callable<Integer> {
   /** The client's own default: one place says where a local engine listens. */
   static final String DEFAULT_URL = CliqueClient.Builder.DEFAULT_URL;
+
+  /** The SHA-256 fingerprint of the certificate of an https:// engine, pinned. */
+  static final String CERT_SHA256 = "CLIQUE_CERT_SHA256";
+
+  /** {@code 1} lets the token go over plain http:// to another machine. */
+  static final String ALLOW_PLAIN_HTTP = "CLIQUE_ALLOW_PLAIN_HTTP";
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -126,9 +135,27 @@ final class McpCommand implements Callable<Integer> {
     if (url.isBlank()) {
       url = DEFAULT_URL;
     }
+    boolean allowPlainHttp = "1".equals(env.get(ALLOW_PLAIN_HTTP));
     CliqueClient client;
     try {
-      client = CliqueClient.builder().baseUrl(url).token(token).build();
+      CliqueClient.Builder builder =
+          CliqueClient.builder().baseUrl(url).token(token).allowPlainHttp(allowPlainHttp);
+      String pin = env.getOrDefault(CERT_SHA256, "");
+      if (!pin.isBlank()) {
+        try {
+          builder.certificateSha256(pin);
+        } catch (IllegalArgumentException e) {
+          return refuse(err, CERT_SHA256 + ": " + e.getMessage());
+        }
+      }
+      try {
+        client = builder.build();
+      } catch (IllegalArgumentException e) {
+        if (!allowPlainHttp && buildsWithPlainHttp(builder)) {
+          return refuse(err, plainHttpRefused(url));
+        }
+        throw e;
+      }
     } catch (IllegalArgumentException e) { // the client's own checks, in its words
       return refuse(
           err,
@@ -157,6 +184,39 @@ final class McpCommand implements Callable<Integer> {
             "clique-mcp-stop");
     Runtime.getRuntime().addShutdownHook(stop);
     server.serve(in, out);
+  }
+
+  /** Whether plain HTTP to another machine was the one thing the client refused. */
+  private static boolean buildsWithPlainHttp(CliqueClient.Builder builder) {
+    try {
+      builder.allowPlainHttp(true).build();
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false;
+    } finally {
+      builder.allowPlainHttp(false);
+    }
+  }
+
+  private static String plainHttpRefused(String url) {
+    String host;
+    try {
+      host = URI.create(url.strip()).getHost();
+    } catch (IllegalArgumentException e) {
+      host = null;
+    }
+    String box = host == null ? "<host>" : host;
+    return "CLIQUE_URL is plain http:// to "
+        + box
+        + ", which is not this machine: the token would cross the network where anyone on the"
+        + " way can read it. Use the engine's https:// URL (with "
+        + CERT_SHA256
+        + " set to the fingerprint `clique serve` prints, for its own certificate), or an SSH"
+        + " forward (`ssh -N -L 3201:127.0.0.1:3200 user@"
+        + box
+        + "`, then CLIQUE_URL=http://127.0.0.1:3201), or, on a network you trust, set "
+        + ALLOW_PLAIN_HTTP
+        + "=1";
   }
 
   private static int refuse(PrintWriter err, String message) {

@@ -1,6 +1,7 @@
 package dev.clique.cli;
 
 import dev.clique.engine.Engine;
+import dev.clique.engine.http.TlsKeystore;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -12,7 +13,11 @@ import picocli.CommandLine.Option;
 @Command(
     name = "serve",
     mixinStandardHelpOptions = true,
-    description = "Run the session engine and its HTTP API (default 127.0.0.1:3200).")
+    description = {
+      "Run the session engine and its HTTP API (default 127.0.0.1:3200).",
+      "HTTPS with CLIQUE_TLS_KEYSTORE (PKCS#12) and CLIQUE_TLS_PASSWORD_FILE (mode 0600):",
+      "it prints the certificate's SHA-256 fingerprint for clients to pin."
+    })
 final class ServeCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -35,13 +40,22 @@ final class ServeCommand implements Callable<Integer> {
     Engine engine;
     try {
       Map<String, String> env = Environment.variables();
-      engine = Engine.start(noDiscover ? Environment.withoutDiscovery(env) : env, host, port, true);
+      TlsKeystore tls = TlsKeystore.fromEnvironment(env).orElse(null);
+      engine =
+          Engine.start(noDiscover ? Environment.withoutDiscovery(env) : env, host, port, true, tls);
     } catch (IOException e) {
       spec.commandLine().getErr().println("clique serve: " + e.getMessage());
       return ExitCodes.NOT_CONFIGURED;
     }
     Runtime.getRuntime().addShutdownHook(new Thread(engine::close, "engine-stop"));
     spec.commandLine().getErr().println("clique engine listening on " + engine.url());
+    engine
+        .certificateSha256()
+        .ifPresent(
+            sha256 ->
+                spec.commandLine()
+                    .getErr()
+                    .println("clique engine certificate SHA-256 fingerprint: " + sha256));
     spec.commandLine().getErr().flush();
     engine.join();
     return ExitCodes.OK;

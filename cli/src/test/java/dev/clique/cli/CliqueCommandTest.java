@@ -118,4 +118,61 @@ class CliqueCommandTest {
         .contains("must be an http:// or https:// URL")
         .doesNotContain("mxp_");
   }
+
+  @Test
+  void mcpRefusesPlainHttpToAnotherMachineSayingWhatToDo() {
+    String token = "mxp_" + "c".repeat(43);
+    env.put("CLIQUE_TOKEN", token);
+    env.put("CLIQUE_URL", "http://10.20.30.40:3200");
+    env.put("CLIQUE_ALLOW_PLAIN_HTTP", "true"); // only 1 allows it
+
+    assertThat(run("mcp")).isEqualTo(1);
+    assertThat(err.toString())
+        .startsWith("clique mcp: CLIQUE_URL is plain http:// to 10.20.30.40, which is not this")
+        .contains("https://")
+        .contains("CLIQUE_CERT_SHA256")
+        .contains("ssh -N -L 3201:127.0.0.1:3200 user@10.20.30.40")
+        .contains("CLIQUE_URL=http://127.0.0.1:3201")
+        .contains("CLIQUE_ALLOW_PLAIN_HTTP=1")
+        .doesNotContain(token);
+    assertThat(out.toString()).isEmpty();
+  }
+
+  @Test
+  void mcpRefusesAPinThatIsNoFingerprintOrIsForPlainHttp() {
+    env.put("CLIQUE_TOKEN", "mxp_" + "d".repeat(43));
+    env.put("CLIQUE_URL", "https://box.example:3200");
+    env.put("CLIQUE_CERT_SHA256", "AB:CD");
+    assertThat(run("mcp")).isEqualTo(1);
+    assertThat(err.toString())
+        .startsWith(
+            "clique mcp: CLIQUE_CERT_SHA256: a certificate SHA-256 fingerprint is 32 bytes");
+
+    err.getBuffer().setLength(0);
+    env.put("CLIQUE_URL", "http://127.0.0.1:3200");
+    env.put("CLIQUE_CERT_SHA256", "ab".repeat(32));
+    assertThat(run("mcp")).isEqualTo(1);
+    assertThat(err.toString()).contains("a certificate pin is for an https:// engine");
+  }
+
+  @Test
+  void serveRefusesTlsSettingsItCannotUseAndDoesNotStart() throws Exception {
+    Path password = home.resolve("password");
+    Files.writeString(password, "secret\n");
+    Files.setPosixFilePermissions(password, PosixFilePermissions.fromString("rw-------"));
+    env.put("CLIQUE_TLS_KEYSTORE", home.resolve("missing.p12").toString());
+    env.put("CLIQUE_TLS_PASSWORD_FILE", password.toString());
+
+    assertThat(run("serve", "--port", "0")).isEqualTo(1);
+    assertThat(err.toString())
+        .startsWith("clique serve: the TLS keystore (CLIQUE_TLS_KEYSTORE) ")
+        .contains("missing.p12 does not exist")
+        .contains("keytool -genkeypair")
+        .doesNotContain("listening");
+
+    err.getBuffer().setLength(0);
+    env.remove("CLIQUE_TLS_PASSWORD_FILE");
+    assertThat(run("serve", "--port", "0")).isEqualTo(1);
+    assertThat(err.toString()).contains("CLIQUE_TLS_PASSWORD_FILE is not");
+  }
 }

@@ -27,6 +27,11 @@ import okhttp3.OkHttpClient;
  * WaitResult w = client.waitFor(id, Duration.ofSeconds(60), SessionState.IDLE, SessionState.WAITING);
  * }</pre>
  *
+ * <p>The token goes over plain {@code http://} only to this machine ({@code localhost}, {@code
+ * 127.0.0.0/8}, {@code ::1}) unless {@link Builder#allowPlainHttp(boolean)} says otherwise; an
+ * engine elsewhere is reached over {@code https://}, trusted through the JVM's trust store or its
+ * {@link Builder#certificateSha256(String) pinned certificate}, or through an SSH forward.
+ *
  * <p>Every call sends {@code Authorization: Bearer <token>} and {@code Accept: application/json},
  * follows no redirect (a 3xx is an error, and the token is never sent to the new location) and uses
  * no proxy. Ordinary reads time out after 30 s; a wait after its own time-out plus 15 s, so the
@@ -317,6 +322,8 @@ public interface CliqueClient {
     private OkHttpClient okHttpClient;
     private Duration timeout = Duration.ofSeconds(30);
     private Duration waitMargin = Duration.ofSeconds(15);
+    private String certificateSha256;
+    private boolean allowPlainHttp;
 
     private Builder() {}
 
@@ -403,18 +410,64 @@ public interface CliqueClient {
     }
 
     /**
+     * Trusts exactly one certificate, the engine's own, known by the SHA-256 of its DER encoding:
+     * the fingerprint {@code clique serve} prints when it starts with TLS, and {@code openssl x509
+     * -noout -fingerprint -sha256} prints of its certificate.
+     *
+     * <p>With a pin, the engine's certificate need not chain to a trusted root (a self-signed one
+     * is the usual case), and any other certificate is refused, the error naming the fingerprint
+     * expected and the one seen. The pin is the engine's identity: the host name in the URL is not
+     * checked against the certificate, so the engine can be reached by any name or address (an SSH
+     * forward, a bare address). Without a pin, an {@code https://} URL is checked as usual: the
+     * JVM's trust store and the host name.
+     *
+     * @param fingerprint {@code AB:CD:...} (32 bytes in hex, parted by colons) or 64 hex digits, in
+     *     either case
+     * @return this builder
+     * @throws IllegalArgumentException if it is neither of those forms; {@link #build()} refuses a
+     *     pin with an {@code http://} URL
+     */
+    public Builder certificateSha256(String fingerprint) {
+      this.certificateSha256 = HttpCliqueClient.checkCertificateSha256(fingerprint);
+      return this;
+    }
+
+    /**
+     * Allows the token to go over plain {@code http://} to a host that is not this machine. Off by
+     * default: {@link #build()} then refuses an {@code http://} URL whose host is not {@code
+     * localhost}, in {@code 127.0.0.0/8} or {@code ::1}, because anyone on the way could read the
+     * token. Prefer an {@code https://} engine or an SSH forward to {@code 127.0.0.1}; allow this
+     * only on a network you trust.
+     *
+     * @param allow whether plain HTTP to another machine is allowed
+     * @return this builder
+     */
+    public Builder allowPlainHttp(boolean allow) {
+      this.allowPlainHttp = allow;
+      return this;
+    }
+
+    /**
      * Builds the client. Cheap: nothing is contacted until the first call.
      *
      * @return a new client
-     * @throws IllegalArgumentException if no token was given, or the URL is not an http or https
-     *     URL
+     * @throws IllegalArgumentException if no token was given, the URL is not an http or https URL,
+     *     a certificate pin is given for an {@code http://} URL, or the URL is {@code http://} to
+     *     another machine without {@link #allowPlainHttp(boolean)}; the message says what to do
      */
     public CliqueClient build() {
       if (token == null) {
         throw new IllegalArgumentException(HttpCliqueClient.TOKEN_REQUIRED);
       }
       return new HttpCliqueClient(
-          baseUrl, token, okHttpClient, timeout, waitMargin, Answers.READER);
+          baseUrl,
+          token,
+          okHttpClient,
+          timeout,
+          waitMargin,
+          Answers.READER,
+          certificateSha256,
+          allowPlainHttp);
     }
 
     /**
@@ -432,6 +485,8 @@ public interface CliqueClient {
           + timeout
           + ", waitMargin="
           + waitMargin
+          + (certificateSha256 == null ? "" : ", certificateSha256=" + certificateSha256)
+          + (allowPlainHttp ? ", allowPlainHttp=true" : "")
           + "}";
     }
 

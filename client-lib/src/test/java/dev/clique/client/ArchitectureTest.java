@@ -42,13 +42,19 @@ class ArchitectureTest {
   private static final String REQUEST_SITE = "dev.clique.client.internal.GetOnlyHttp";
   private static final Set<String> WRITES = Set.of("post", "put", "patch", "delete", "method");
 
+  // javax.net.ssl is the JDK's own TLS (java.base), for a pinned engine certificate.
   @ArchTest
   static final ArchRule runtimeDependenciesAreOkHttpAndJacksonOnly =
       classes()
           .should()
           .onlyDependOnClassesThat(
               resideInAnyPackage(
-                  "java..", "dev.clique.client..", "okhttp3", "okio", "com.fasterxml.jackson.."));
+                  "java..",
+                  "javax.net.ssl",
+                  "dev.clique.client..",
+                  "okhttp3",
+                  "okio",
+                  "com.fasterxml.jackson.."));
 
   @ArchTest
   static final ArchRule nothingUsesOkHttpInternals =

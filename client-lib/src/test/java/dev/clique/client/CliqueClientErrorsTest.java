@@ -71,7 +71,11 @@ class CliqueClientErrorsTest {
   @Test
   void anUnknownHostIsUnreachable() {
     CliqueClient nowhere =
-        CliqueClient.builder().baseUrl("http://no-such-host.invalid:3200").token(TOKEN).build();
+        CliqueClient.builder()
+            .baseUrl("http://no-such-host.invalid:3200")
+            .allowPlainHttp(true)
+            .token(TOKEN)
+            .build();
 
     CliqueException e = failure(nowhere::health);
 

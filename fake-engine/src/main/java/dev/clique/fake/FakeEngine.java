@@ -2,6 +2,8 @@ package dev.clique.fake;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -78,8 +80,8 @@ public final class FakeEngine implements AutoCloseable {
   private final ExecutorService threads;
   private volatile Fault fault;
 
-  private FakeEngine() throws IOException {
-    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 200);
+  private FakeEngine(HttpServer server) {
+    this.server = server;
     threads =
         Executors.newCachedThreadPool(
             task -> {
@@ -94,11 +96,26 @@ public final class FakeEngine implements AutoCloseable {
 
   /** An engine with no routes yet, listening on an ephemeral loopback port. */
   public static FakeEngine start() throws IOException {
-    return new FakeEngine();
+    return new FakeEngine(HttpServer.create(loopback(), 200));
+  }
+
+  /**
+   * The same, over HTTPS: it shows the certificate of {@code keystore}, as {@code clique serve}
+   * does with {@code CLIQUE_TLS_KEYSTORE}; {@link #url()} is then {@code https://127.0.0.1:...}.
+   */
+  public static FakeEngine startHttps(SelfSignedKeystore keystore) throws IOException {
+    HttpsServer server = HttpsServer.create(loopback(), 200);
+    server.setHttpsConfigurator(new HttpsConfigurator(keystore.serverContext()));
+    return new FakeEngine(server);
+  }
+
+  private static InetSocketAddress loopback() {
+    return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
   }
 
   public String url() {
-    return "http://127.0.0.1:" + server.getAddress().getPort();
+    String scheme = server instanceof HttpsServer ? "https" : "http";
+    return scheme + "://127.0.0.1:" + server.getAddress().getPort();
   }
 
   /** Answers {@code rawPath}, whatever the method; see {@link #on(String, String, Reply)}. */

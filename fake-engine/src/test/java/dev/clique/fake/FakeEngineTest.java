@@ -1,16 +1,23 @@
 package dev.clique.fake;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The fake engine's own rules: routes, what it records, faults, held answers. */
 class FakeEngineTest {
@@ -96,5 +103,42 @@ class FakeEngineTest {
     engine.releaseAll();
     assertThat(answer.get(10, TimeUnit.SECONDS).body().strip()).isEqualTo("{}");
     assertThat(engine.abandoned.get()).isZero();
+  }
+
+  @Test
+  void overHttpsItShowsTheKeystoresCertificate(@TempDir Path dir) throws Exception {
+    SelfSignedKeystore keystore = SelfSignedKeystore.create(dir, "127.0.0.1");
+    try (FakeEngine tls = FakeEngine.startHttps(keystore).servingTheContract()) {
+      assertThat(tls.url()).startsWith("https://127.0.0.1:");
+      HttpClient trusting = HttpClient.newBuilder().sslContext(keystore.clientContext()).build();
+
+      HttpResponse<String> answer =
+          trusting.send(
+              HttpRequest.newBuilder(URI.create(tls.url() + "/api/state")).build(),
+              HttpResponse.BodyHandlers.ofString());
+
+      assertThat(answer.statusCode()).isEqualTo(200);
+      assertThat(answer.body()).isEqualTo(FakeEngine.contract("state.json"));
+      assertThat(answer.sslSession().orElseThrow().getPeerCertificates()[0].getEncoded())
+          .satisfies(
+              der ->
+                  assertThat(
+                          HexFormat.ofDelimiter(":")
+                              .withUpperCase()
+                              .formatHex(MessageDigest.getInstance("SHA-256").digest(der)))
+                      .isEqualTo(keystore.sha256()));
+      assertThat(Files.getPosixFilePermissions(keystore.passwordFile()))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      assertThat(Files.getPosixFilePermissions(keystore.keystore()))
+          .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+      // A client that trusts only the JVM's roots refuses it: it is self-signed.
+      assertThatThrownBy(
+              () ->
+                  http.send(
+                      HttpRequest.newBuilder(URI.create(tls.url() + "/api/state")).build(),
+                      HttpResponse.BodyHandlers.ofString()))
+          .isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
+      assertThat(tls.requests).hasSize(1);
+    }
   }
 }

@@ -7,6 +7,7 @@ import dev.clique.engine.home.CliqueHome;
 import dev.clique.engine.http.ApiHandler;
 import dev.clique.engine.http.HostGuard;
 import dev.clique.engine.http.OperatorSocket;
+import dev.clique.engine.http.TlsKeystore;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionStore;
 import dev.clique.engine.tmux.TmuxProcess;
@@ -44,6 +45,7 @@ public final class Engine implements AutoCloseable {
   private final SessionService sessions;
   private final TokenStore tokens;
   private final String url;
+  private final TlsKeystore tls;
   private final ScheduledExecutorService housekeeping;
 
   private Engine(
@@ -51,11 +53,13 @@ public final class Engine implements AutoCloseable {
       SessionService sessions,
       TokenStore tokens,
       String url,
+      TlsKeystore tls,
       ScheduledExecutorService housekeeping) {
     this.server = server;
     this.sessions = sessions;
     this.tokens = tokens;
     this.url = url;
+    this.tls = tls;
     this.housekeeping = housekeeping;
   }
 
@@ -81,6 +85,22 @@ public final class Engine implements AutoCloseable {
    */
   public static Engine start(
       Map<String, String> env, String host, int port, boolean persistentTokens) throws IOException {
+    return start(env, host, port, persistentTokens, null);
+  }
+
+  /**
+   * Starts an engine that speaks HTTPS with {@code tls}, or plain HTTP when it is {@code null}.
+   * With TLS, the engine's own sessions report their hooks to a second, plain listener on an
+   * ephemeral loopback port: their CLIs, and curl, know nothing of the engine's certificate.
+   *
+   * @param host the address to listen on (loopback unless the operator says otherwise)
+   * @param port the port, or 0 for an ephemeral one
+   * @param persistentTokens false for an engine whose tokens live in memory only
+   * @param tls the engine's key and certificate, or {@code null} for plain HTTP
+   */
+  public static Engine start(
+      Map<String, String> env, String host, int port, boolean persistentTokens, TlsKeystore tls)
+      throws IOException {
     CliqueHome home = CliqueHome.fromEnvironment(env);
     home.ensureExists();
     Clock clock = Clock.systemUTC();
@@ -101,18 +121,29 @@ public final class Engine implements AutoCloseable {
     threads.setName("engine-http");
     threads.setDaemon(true);
     Server server = new Server(threads);
-    ServerConnector connector = new ServerConnector(server, 1, 1);
+    ServerConnector connector =
+        tls == null ? new ServerConnector(server, 1, 1) : tls.connector(server);
     connector.setHost(host);
     connector.setPort(port);
     server.addConnector(connector);
+    ServerConnector hooks = connector;
+    if (tls != null) {
+      hooks = new ServerConnector(server, 1, 1);
+      hooks.setHost("127.0.0.1");
+      hooks.setPort(0);
+      server.addConnector(hooks);
+    }
     // Past half of the descriptors the process may hold, new connections wait in the backlog
     // instead of failing every answer with "too many open files".
-    server.addBean(new NetworkConnectionLimit(connectionLimit(), connector));
+    server.addBean(
+        hooks == connector
+            ? new NetworkConnectionLimit(connectionLimit(), connector)
+            : new NetworkConnectionLimit(connectionLimit(), connector, hooks));
     // Only the engine that owns the home: an embedded one has no operator.
     Optional<UnixDomainServerConnector> operator =
         persistentTokens ? OperatorSocket.claim(server, home.operatorSocket()) : Optional.empty();
 
-    String[] url = new String[1];
+    String[] hookUrl = new String[1];
     SessionService sessions =
         new SessionService(
             store,
@@ -121,7 +152,7 @@ public final class Engine implements AutoCloseable {
             catalogue,
             tokens,
             clock,
-            () -> url[0]);
+            () -> hookUrl[0]);
     server.setHandler(
         new ApiHandler(
             sessions,
@@ -139,7 +170,9 @@ public final class Engine implements AutoCloseable {
       throw new IOException(
           "the engine could not listen on " + host + ":" + port + ": " + e.getMessage(), e);
     }
-    url[0] = "http://" + hostForUrl(host) + ":" + connector.getLocalPort();
+    String url =
+        (tls == null ? "http://" : "https://") + hostForUrl(host) + ":" + connector.getLocalPort();
+    hookUrl[0] = tls == null ? url : "http://127.0.0.1:" + hooks.getLocalPort();
     if (operator.isPresent()) {
       OperatorSocket.makePrivate(home.operatorSocket());
     }
@@ -165,12 +198,20 @@ public final class Engine implements AutoCloseable {
         USAGE_FLUSH_SECONDS,
         USAGE_FLUSH_SECONDS,
         TimeUnit.SECONDS);
-    return new Engine(server, sessions, tokens, url[0], housekeeping);
+    return new Engine(server, sessions, tokens, url, tls, housekeeping);
   }
 
-  /** The base URL clients use, such as {@code http://127.0.0.1:3200}. */
+  /** The base URL clients use, such as {@code http://127.0.0.1:3200} or {@code https://...}. */
   public String url() {
     return url;
+  }
+
+  /**
+   * The SHA-256 fingerprint of the certificate an HTTPS engine shows, as {@code openssl x509 -noout
+   * -fingerprint -sha256} prints it ({@code AB:CD:...}); empty for plain HTTP.
+   */
+  public Optional<String> certificateSha256() {
+    return Optional.ofNullable(tls).map(TlsKeystore::sha256);
   }
 
   public TokenStore tokens() {

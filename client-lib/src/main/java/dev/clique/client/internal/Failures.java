@@ -5,6 +5,8 @@ import dev.clique.client.CliqueException.Kind;
 import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.security.cert.CertPathBuilderException;
+import java.security.cert.CertPathValidatorException;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -32,7 +34,7 @@ final class Failures {
   CliqueException unreachable(Exception cause) {
     return make(
         Kind.UNREACHABLE,
-        "could not reach clique at " + baseUrl + ": " + reason(cause),
+        "could not reach clique at " + baseUrl + ": " + reason(cause) + untrusted(cause),
         -1,
         null,
         cause);
@@ -119,6 +121,18 @@ final class Failures {
     return !(e instanceof SocketTimeoutException
         && message != null
         && message.toLowerCase(Locale.ROOT).contains("connect"));
+  }
+
+  /** What to do when TLS found no trusted chain: a self-signed engine is trusted by its pin. */
+  private static String untrusted(Throwable e) {
+    for (Throwable t = e; t != null && t.getCause() != t; t = t.getCause()) {
+      if (t instanceof CertPathBuilderException || t instanceof CertPathValidatorException) {
+        return " (the engine's certificate is not trusted here; for an engine's own, self-signed"
+            + " certificate, pin its SHA-256 fingerprint, which `clique serve` prints when it"
+            + " starts, with CliqueClient.Builder.certificateSha256)";
+      }
+    }
+    return "";
   }
 
   /** The most specific words in the cause chain: "Connection refused" beats "Failed to connect". */

@@ -53,9 +53,11 @@ final class GetOnlyHttp {
   /**
    * The client calls go through: derived from {@code supplied} (sharing its pool and dispatcher) or
    * new, and in either case without redirects, proxy or authenticator. Time-outs are set per call
-   * instead of per socket read, because a wait may rightly be silent for minutes.
+   * instead of per socket read, because a wait may rightly be silent for minutes. With a pin, TLS
+   * trusts that one certificate and no other, whatever the name in the URL.
    */
-  static OkHttpClient httpClient(OkHttpClient supplied, boolean cleartext) {
+  static OkHttpClient httpClient(
+      OkHttpClient supplied, boolean cleartext, PinnedCertificate pinned) {
     OkHttpClient.Builder builder;
     if (supplied != null) {
       builder = supplied.newBuilder();
@@ -68,6 +70,9 @@ final class GetOnlyHttp {
         // An http:// engine needs no TLS: OkHttp then skips setting it up, a third of the start.
         builder.connectionSpecs(List.of(ConnectionSpec.CLEARTEXT));
       }
+    }
+    if (pinned != null) {
+      builder.sslSocketFactory(pinned.socketFactory(), pinned).hostnameVerifier(pinned);
     }
     return builder
         .followRedirects(false)

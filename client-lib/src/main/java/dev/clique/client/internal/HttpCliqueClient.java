@@ -8,6 +8,8 @@ import dev.clique.client.Pane;
 import dev.clique.client.Session;
 import dev.clique.client.SessionState;
 import dev.clique.client.WaitResult;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import okhttp3.HttpUrl;
 import okhttp3.OkHttpClient;
@@ -27,6 +30,8 @@ public final class HttpCliqueClient implements CliqueClient {
 
   /** What the engine waits when the caller leaves the time-out out (HTTP-API.md). */
   static final Duration ENGINE_DEFAULT_WAIT = Duration.ofSeconds(60);
+
+  private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
   private static final EnumSet<SessionState> NOT_WAITABLE =
       EnumSet.of(SessionState.GONE, SessionState.UNKNOWN);
@@ -47,6 +52,11 @@ public final class HttpCliqueClient implements CliqueClient {
    * @param timeout the time-out of an ordinary read
    * @param waitMargin how much longer than its own time-out a wait may take
    * @param answers the readers of the engine's answers
+   * @param certificateSha256 the SHA-256 fingerprint of the one certificate to trust, or {@code
+   *     null} for the JVM's trust store
+   * @param allowPlainHttp whether the token may go over plain HTTP to a host that is not loopback
+   * @throws IllegalArgumentException if the fingerprint is malformed, a pin is given for an {@code
+   *     http://} URL, or the URL is plain HTTP to another machine and that was not allowed
    */
   public HttpCliqueClient(
       String baseUrl,
@@ -54,14 +64,68 @@ public final class HttpCliqueClient implements CliqueClient {
       OkHttpClient supplied,
       Duration timeout,
       Duration waitMargin,
-      AnswerReader answers) {
+      AnswerReader answers,
+      String certificateSha256,
+      boolean allowPlainHttp) {
     this.answers = answers;
     this.base = parseBaseUrl(baseUrl, token);
     this.baseUrl = display(base);
     this.readTimeout = timeout;
     this.waitMargin = waitMargin;
+    PinnedCertificate pinned =
+        certificateSha256 == null ? null : PinnedCertificate.parse(certificateSha256);
+    if (pinned != null && !base.isHttps()) {
+      throw new IllegalArgumentException(
+          "a certificate pin is for an https:// engine, and `"
+              + new TokenScrubber(token).scrub(this.baseUrl)
+              + "` is plain http://: use the engine's https:// URL");
+    }
+    if (!base.isHttps() && !allowPlainHttp && !isLoopback(base.host())) {
+      throw new IllegalArgumentException(
+          new TokenScrubber(token).scrub(plainHttpRefused(base.host())));
+    }
     Failures failures = new Failures(this.baseUrl, new TokenScrubber(token));
-    this.http = new GetOnlyHttp(GetOnlyHttp.httpClient(supplied, !base.isHttps()), token, failures);
+    this.http =
+        new GetOnlyHttp(GetOnlyHttp.httpClient(supplied, !base.isHttps(), pinned), token, failures);
+  }
+
+  /**
+   * Checks a certificate fingerprint, refusing what is not one.
+   *
+   * @param fingerprint {@code AB:CD:...} or 64 hex digits, in either case
+   * @return the fingerprint as openssl prints it: upper-case, bytes parted by colons
+   * @throws IllegalArgumentException if it is not 32 bytes in one of those forms
+   */
+  public static String checkCertificateSha256(String fingerprint) {
+    return PinnedCertificate.parse(fingerprint).fingerprint();
+  }
+
+  /**
+   * This machine by its address or its one name: {@code localhost}, {@code 127.0.0.0/8}, {@code
+   * ::1}. No name is looked up, so no other name counts, whatever it resolves to.
+   */
+  static boolean isLoopback(String host) {
+    if (host.equals("localhost")) {
+      return true;
+    }
+    if (!host.contains(":") && !IPV4.matcher(host).matches()) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(host).isLoopbackAddress(); // a literal: nothing is looked up
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+
+  private static String plainHttpRefused(String host) {
+    return "refusing to send the clique token over plain http:// to "
+        + host
+        + ", which is not this machine: anyone on the way could read it. Use the engine's"
+        + " https:// URL, or an SSH forward (`ssh -N -L 3201:127.0.0.1:3200 user@"
+        + host
+        + "`, then http://127.0.0.1:3201), or, on a network you trust, allow it explicitly with"
+        + " CliqueClient.Builder.allowPlainHttp(true)";
   }
 
   /**

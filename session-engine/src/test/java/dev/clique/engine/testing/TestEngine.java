@@ -2,6 +2,7 @@ package dev.clique.engine.testing;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.Engine;
+import dev.clique.engine.http.TlsKeystore;
 import dev.clique.engine.token.Scope;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,6 +60,17 @@ public final class TestEngine implements AutoCloseable {
     Map<String, String> env = env(home, socket);
     env.putAll(extra);
     return new TestEngine(Engine.start(env, "127.0.0.1", 0, true), home, socket);
+  }
+
+  /** An engine on TLS, with the keystore {@code CLIQUE_TLS_*} of {@code extra} name. */
+  public static TestEngine startTls(Path home, Map<String, String> extra) throws IOException {
+    String socket = "clique-test-" + UUID.randomUUID();
+    Map<String, String> env = env(home, socket);
+    env.putAll(extra);
+    TlsKeystore tls =
+        TlsKeystore.fromEnvironment(env)
+            .orElseThrow(() -> new IllegalArgumentException("no CLIQUE_TLS_KEYSTORE"));
+    return new TestEngine(Engine.start(env, "127.0.0.1", 0, true, tls), home, socket);
   }
 
   /** An engine on a new home under {@code dir} whose {@code clis.toml} is {@code clis}. */
