@@ -30,8 +30,14 @@ import java.util.Set;
  *
  * [engines.box]
  * url = "https://box.example.net:3200"
- * token_file = "/home/me/.clique/box.token"   # or a 0600 file does
+ * token_file = "box.token"               # or a 0600 file does (beside this one, or a full path)
+ * certificate_sha256 = "3B:9F:...:C2"    # trust its certificate alone, as it printed it
  * timeout = 5                            # seconds one call may take (default 10)
+ *
+ * [engines.lab]
+ * url = "http://10.0.0.7:3200"
+ * token_env = "CLIQUE_TOKEN_LAB"
+ * allow_plain_http = true                # its token over plain HTTP to another machine: say so
  * </pre>
  */
 final class EnginesFile {
@@ -39,7 +45,8 @@ final class EnginesFile {
   static final String NAME = "engines.toml";
 
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
-  private static final Set<String> KEYS = Set.of("url", "token_env", "token_file", "timeout");
+  private static final Set<String> KEYS =
+      Set.of("url", "token_env", "token_file", "timeout", "certificate_sha256", "allow_plain_http");
   private static final Set<PosixFilePermission> OTHERS =
       Set.of(
           PosixFilePermission.GROUP_READ,
@@ -110,7 +117,12 @@ final class EnginesFile {
       String key = keys.next();
       if (!KEYS.contains(key)) {
         throw wrong(
-            file, where + " has `" + key + "`: its keys are url, token_env, token_file, timeout");
+            file,
+            where
+                + " has `"
+                + key
+                + "`: its keys are url, token_env, token_file, timeout, certificate_sha256,"
+                + " allow_plain_http");
       }
     }
     String url = text(file, where, entry, "url");
@@ -121,7 +133,19 @@ final class EnginesFile {
     CliqueClient.Builder builder;
     try {
       builder = CliqueClient.builder().token(token).baseUrl(url);
+      String pin = text(file, where, entry, "certificate_sha256");
+      if (pin != null) {
+        builder.certificateSha256(pin);
+      }
+      JsonNode plain = entry.get("allow_plain_http");
+      if (plain != null && !plain.isBoolean()) {
+        throw wrong(file, where + " allow_plain_http must be true or false");
+      }
+      builder.allowPlainHttp(plain != null && plain.booleanValue());
     } catch (IllegalArgumentException e) {
+      if (e.getMessage().startsWith(file.toString())) {
+        throw e;
+      }
       throw wrong(file, where + ": " + e.getMessage()); // the builder's, token-free
     }
     JsonNode timeout = entry.get("timeout");
@@ -132,7 +156,11 @@ final class EnginesFile {
     } else {
       builder.timeout(Duration.ofMillis(Math.max(1, Math.round(timeout.doubleValue() * 1000))));
     }
-    return builder.build();
+    try {
+      return builder.build();
+    } catch (IllegalArgumentException e) {
+      throw wrong(file, where + ": " + e.getMessage()); // plain HTTP refused: it says what to do
+    }
   }
 
   /** Its token, from exactly one of {@code token_env} and {@code token_file}. */

@@ -157,4 +157,46 @@ class EnginesFileTest {
         .isInstanceOf(NoSuchFileException.class)
         .hasMessageContaining("gone.token");
   }
+
+  @Test
+  void anotherMachinesPlainHttpNeedsSayingSoAndAPinMustBeAFingerprint() throws Exception {
+    Map<String, String> env = Map.of("T", TOKEN_A);
+    Path refused =
+        write(
+            "engines.toml",
+            "[engines.lab]\nurl = \"http://10.0.0.7:3200\"\ntoken_env = \"T\"\n",
+            "rw-------");
+    assertThatThrownBy(() -> EnginesFile.read(refused, env))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(refused + ": [engines.lab]: ")
+        .hasMessageContaining("https://")
+        .hasMessageNotContaining(TOKEN_A.substring(4));
+
+    Path allowed =
+        write(
+            "engines.toml",
+            "[engines.lab]\nurl = \"http://10.0.0.7:3200\"\ntoken_env = \"T\"\n"
+                + "allow_plain_http = true\n",
+            "rw-------");
+    assertThat(EnginesFile.read(allowed, env).toString()).isEqualTo("CliqueClient{engines=[lab]}");
+
+    Path notBoolean =
+        write(
+            "engines.toml",
+            "[engines.lab]\nurl = \"http://10.0.0.7:3200\"\ntoken_env = \"T\"\n"
+                + "allow_plain_http = \"yes\"\n",
+            "rw-------");
+    assertThatThrownBy(() -> EnginesFile.read(notBoolean, env))
+        .hasMessage(notBoolean + ": [engines.lab] allow_plain_http must be true or false");
+
+    Path badPin =
+        write(
+            "engines.toml",
+            "[engines.box]\nurl = \"https://box.example.org:3200\"\ntoken_env = \"T\"\n"
+                + "certificate_sha256 = \"AB:CD\"\n",
+            "rw-------");
+    assertThatThrownBy(() -> EnginesFile.read(badPin, env))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(badPin + ": [engines.box]: ");
+  }
 }

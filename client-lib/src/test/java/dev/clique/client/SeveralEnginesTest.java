@@ -148,6 +148,13 @@ class SeveralEnginesTest {
     assertThat(b.requestsTo("/api/sessions/" + CLAUDE_ID + "/wait")).hasSize(1);
     assertThat(a.requestsTo("/api/sessions/" + CLAUDE_ID + "/wait")).isEmpty();
 
+    b.failEveryRequest(FakeEngine.Fault.ERROR_500);
+    assertThatThrownBy(() -> client.peek("box:" + CLAUDE_ID))
+        .isInstanceOf(CliqueException.class)
+        .hasMessageStartingWith("engine box: ")
+        .satisfies(e -> assertThat(((CliqueException) e).status()).hasValue(500));
+    b.stopFailing();
+
     assertThat(client.session(CLAUDE_ID)).isEmpty();
     assertThat(client.session("desk:" + CLAUDE_ID)).isEmpty();
     assertThatThrownBy(() -> client.peek("desk:" + CLAUDE_ID))

@@ -147,10 +147,12 @@ public final class FanOutClient implements CliqueClient {
     if (route == null) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
-    return route
-        .client()
-        .sessionAsync(route.id())
-        .thenApply(found -> found.map(session -> session(route.name(), session)));
+    return named(
+        route.name(),
+        route
+            .client()
+            .sessionAsync(route.id())
+            .thenApply(found -> found.map(session -> session(route.name(), session))));
   }
 
   @Override
@@ -170,14 +172,16 @@ public final class FanOutClient implements CliqueClient {
     if (route == null) {
       return CompletableFuture.failedFuture(noSuchEngine(id));
     }
-    return route
-        .client()
-        .waitForAsync(route.id(), timeout, states)
-        .thenApply(
-            result ->
-                read(
-                    out -> writeOwned(route.name(), tree(result.json()), out),
-                    text -> answers.waitResult(text, route.name() + SEPARATOR + result.id())));
+    return named(
+        route.name(),
+        route
+            .client()
+            .waitForAsync(route.id(), timeout, states)
+            .thenApply(
+                result ->
+                    read(
+                        out -> writeOwned(route.name(), tree(result.json()), out),
+                        text -> answers.waitResult(text, route.name() + SEPARATOR + result.id()))));
   }
 
   @Override
@@ -362,7 +366,49 @@ public final class FanOutClient implements CliqueClient {
     if (route == null) {
       return CompletableFuture.failedFuture(noSuchEngine(id));
     }
-    return call.apply(route.client(), route.id());
+    return named(route.name(), call.apply(route.client(), route.id()));
+  }
+
+  /**
+   * The call's answer, or its failure with the engine's name before its message: over several
+   * engines, which one failed is the first thing to know.
+   */
+  private static <T> CompletableFuture<T> named(String engine, CompletableFuture<T> call) {
+    CompletableFuture<T> named = new CompletableFuture<>();
+    call.whenComplete(
+        (value, failure) -> {
+          if (failure == null) {
+            named.complete(value);
+            return;
+          }
+          Throwable cause = unwrapped(failure);
+          named.completeExceptionally(
+              cause instanceof CliqueException clique
+                  ? new CliqueException(
+                      clique.kind(),
+                      "engine " + engine + ": " + clique.getMessage(),
+                      clique.status().orElse(-1),
+                      clique.engineError().orElse(null),
+                      clique)
+                  : cause);
+        });
+    // Cancelling the answer cancels the call: a held wait is let go at its engine too.
+    named.whenComplete(
+        (value, failure) -> {
+          if (named.isCancelled()) {
+            call.cancel(true);
+          }
+        });
+    return named;
+  }
+
+  private static Throwable unwrapped(Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 
   /** The engine an id names and its own id there; {@code null} when it names none. */
@@ -407,11 +453,7 @@ public final class FanOutClient implements CliqueClient {
     }
 
     static <T> Outcome<T> failed(Throwable failure) {
-      Throwable cause = failure;
-      while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-          && cause.getCause() != null) {
-        cause = cause.getCause();
-      }
+      Throwable cause = unwrapped(failure);
       // The engine's own client wrote the message, its token scrubbed from it.
       String message = cause instanceof CliqueException ? cause.getMessage() : cause.toString();
       return new Outcome<>(null, message == null ? cause.getClass().getSimpleName() : message);
