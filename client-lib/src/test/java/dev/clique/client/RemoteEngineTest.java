@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.nio.file.Path;
 import java.util.Locale;
+import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -178,5 +179,20 @@ class RemoteEngineTest {
         .contains("CliqueClient.Builder.certificateSha256");
     Fixtures.assertNoToken(e);
     assertThat(engine.authorizations()).hasSize(before);
+  }
+
+  @Test
+  void aSharedClientsPinnedConnectionIsNeverLentToAnUnpinnedOne() throws Exception {
+    OkHttpClient shared = new OkHttpClient();
+    CliqueClient pinned =
+        to(httpsUrl()).okHttpClient(shared).certificateSha256(engine.sha256).build();
+    CliqueClient unpinned = to(httpsUrl()).okHttpClient(shared).build();
+
+    assertThat(pinned.health().ok()).isTrue();
+    assertThat(shared.connectionPool().connectionCount()).isEqualTo(1);
+    CliqueException e = catchThrowableOfType(CliqueException.class, unpinned::health);
+
+    assertThat(e.getMessage()).contains("the engine's certificate is not trusted here");
+    assertThat(pinned.health().ok()).isTrue();
   }
 }

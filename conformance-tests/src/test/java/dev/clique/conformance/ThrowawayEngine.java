@@ -2,6 +2,7 @@ package dev.clique.conformance;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.fake.SelfSignedKeystore;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -33,9 +34,8 @@ final class ThrowawayEngine implements AutoCloseable {
   final Path workdir;
   final String socket;
   final int port;
-  final String url;
-  private final HttpClient http =
-      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  String url;
+  private HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Map<String, String> extraEnv = new HashMap<>();
   private final boolean ownsHome;
   private int fileLimit;
@@ -105,12 +105,34 @@ final class ThrowawayEngine implements AutoCloseable {
     return this;
   }
 
-  /** The environment of a {@code clique mcp} that talks to this engine with {@code token}. */
+  /**
+   * The environment of a {@code clique mcp} that talks to this engine with {@code token}. An engine
+   * on a host of its own is reached over plain HTTP on the test's own link, which it allows.
+   */
   Map<String, String> mcpEnv(String token) {
     Map<String, String> env = env();
     env.put("CLIQUE_URL", url);
     env.put("CLIQUE_TOKEN", token);
+    if (host != LOCAL && url.startsWith("http://")) {
+      env.put("CLIQUE_ALLOW_PLAIN_HTTP", "1");
+    }
     return env;
+  }
+
+  /**
+   * Serves HTTPS with {@code keystore} ({@code CLIQUE_TLS_KEYSTORE}, {@code
+   * CLIQUE_TLS_PASSWORD_FILE}); this suite's own requests trust its certificate.
+   */
+  ThrowawayEngine withTls(SelfSignedKeystore keystore) throws IOException {
+    extraEnv.put("CLIQUE_TLS_KEYSTORE", keystore.keystore().toString());
+    extraEnv.put("CLIQUE_TLS_PASSWORD_FILE", keystore.passwordFile().toString());
+    url = "https://" + host.address() + ":" + port;
+    http =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .sslContext(keystore.clientContext())
+            .build();
+    return this;
   }
 
   /** Adds flags to {@code clique serve} ({@code --no-discover}). */
