@@ -110,6 +110,23 @@ class CliqueCommandTest {
   }
 
   @Test
+  void mcpOverAnEnginesFileOthersMayReadExitsOneSayingHowToMendIt() throws Exception {
+    Path dir = Files.createDirectories(home.resolve("clique"));
+    Path engines = dir.resolve("engines.toml");
+    Files.writeString(engines, "[engines.a]\nurl = \"http://127.0.0.1:1\"\ntoken_env = \"T\"\n");
+    Files.setPosixFilePermissions(engines, PosixFilePermissions.fromString("rw-r--r--"));
+
+    assertThat(run("mcp")).isEqualTo(1);
+    assertThat(err.toString()).contains("chmod 600 " + engines);
+    assertThat(out.toString()).isEmpty();
+
+    Files.setPosixFilePermissions(engines, PosixFilePermissions.fromString("rw-------"));
+    err.getBuffer().setLength(0);
+    assertThat(run("mcp")).isEqualTo(1);
+    assertThat(err.toString()).contains("takes its token from T, which is not set");
+  }
+
+  @Test
   void mcpWithANonHttpUrlExitsOneWithASentence() {
     env.put("CLIQUE_TOKEN", "mxp_" + "b".repeat(43));
     env.put("CLIQUE_URL", "file:///etc/passwd");
