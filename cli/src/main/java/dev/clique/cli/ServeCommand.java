@@ -35,7 +35,13 @@ final class ServeCommand implements Callable<Integer> {
     Engine engine;
     try {
       Map<String, String> env = Environment.variables();
-      engine = Engine.start(noDiscover ? Environment.withoutDiscovery(env) : env, host, port, true);
+      engine =
+          Engine.start(
+              noDiscover ? Environment.withoutDiscovery(env) : env,
+              host,
+              port,
+              true,
+              BuildInfo.current().version());
     } catch (IOException e) {
       spec.commandLine().getErr().println("clique serve: " + e.getMessage());
       return ExitCodes.NOT_CONFIGURED;

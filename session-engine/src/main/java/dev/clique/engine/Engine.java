@@ -14,14 +14,12 @@ import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.TranscriptRoots;
 import dev.clique.engine.transcript.Transcripts;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,28 +57,18 @@ public final class Engine implements AutoCloseable {
     this.housekeeping = housekeeping;
   }
 
-  /** The project's version, as built. */
-  public static String version() {
-    Properties props = new Properties();
-    try (InputStream in = Engine.class.getResourceAsStream("version.properties")) {
-      if (in != null) {
-        props.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return props.getProperty("version", "unknown");
-  }
-
   /**
    * Starts an engine.
    *
    * @param host the address to listen on (loopback unless the operator says otherwise)
    * @param port the port, or 0 for an ephemeral one
    * @param persistentTokens false for an engine whose tokens live in memory only
+   * @param version the version its answers name, as the assembling command has it
    */
   public static Engine start(
-      Map<String, String> env, String host, int port, boolean persistentTokens) throws IOException {
+      Map<String, String> env, String host, int port, boolean persistentTokens, String version)
+      throws IOException {
+    Objects.requireNonNull(version, "version");
     CliqueHome home = CliqueHome.fromEnvironment(env);
     home.ensureExists();
     Clock clock = Clock.systemUTC();
@@ -129,7 +117,7 @@ public final class Engine implements AutoCloseable {
             tokens,
             HostGuard.fromEnvironment(env),
             clock,
-            version(),
+            version,
             userHome(env)));
     server.setErrorHandler(ApiHandler.errorHandler());
     try {
