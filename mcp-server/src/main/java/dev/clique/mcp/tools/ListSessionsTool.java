@@ -57,7 +57,7 @@ public final class ListSessionsTool implements CliqueTool {
           for (Session session : sessions) {
             rows.add(Json.readAnswer(session.json()));
           }
-          return ToolResults.ok(result, rows);
+          return ToolResults.ok(result, "sessions", rows);
         });
   }
 }
