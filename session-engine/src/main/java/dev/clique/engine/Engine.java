@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class Engine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
   private static final long USAGE_FLUSH_SECONDS = 30;
+  private static final String JETTY_REFERENCES_PER_CACHE_LINE =
+      "org.eclipse.jetty.util.referencesPerCacheLine";
   private final Server server;
   private final SessionService sessions;
   private final TokenStore tokens;
@@ -83,6 +85,13 @@ public final class Engine implements AutoCloseable {
     CliCatalogue catalogue = CliCatalogue.load(home.clisFile(), env);
     SessionStore store = SessionStore.open(home.stateFile());
 
+    // Jetty pads its queues by how many references fill a cache line, which it works out by asking
+    // the platform MBean server (the whole of JMX, some 3 MiB resident) unless told: 16, for
+    // 64-byte lines and the compressed references of any heap under 32 GiB. A wrong guess only
+    // pads a queue differently.
+    if (System.getProperty(JETTY_REFERENCES_PER_CACHE_LINE) == null) {
+      System.setProperty(JETTY_REFERENCES_PER_CACHE_LINE, "16");
+    }
     // Waits hold no thread, and two cores gain nothing from more: a burst of connections must not
     // leave dozens of idle threads behind.
     QueuedThreadPool threads = new QueuedThreadPool(16, 2);
