@@ -84,7 +84,7 @@ final class BenchEngine implements AutoCloseable {
     env.put("CLIQUE_TMUX_SOCKET", socket);
     env.put("CLIQUE_DISCOVER", "off"); // a benchmark measures its own sessions, nobody else's
     env.putAll(extraEnv);
-    return new BenchEngine(Engine.start(env, "127.0.0.1", 0, true), home, socket);
+    return new BenchEngine(Engine.start(env, "127.0.0.1", 0, true, "bench"), home, socket);
   }
 
   String url() {

@@ -135,7 +135,7 @@ final class ToolLatencyBenchmark implements Benchmark {
             + (archive ? "" : ", **without** the class-data archive");
     return List.of(
         Figure.atMost(
-            "RSS of `clique mcp` after " + many + " calls", "MiB", rss, 64, "VmRSS; " + how),
+            "RSS of `clique mcp` after " + many + " calls", "MiB", rss, 48, "VmRSS; " + how),
         Figure.reference("its peak RSS", "MiB", peak, "VmHWM of the same processes"));
   }
 

@@ -24,7 +24,7 @@ final class EmbeddedEngine implements AutoCloseable {
   }
 
   static EmbeddedEngine start(Map<String, String> env) throws IOException {
-    Engine engine = Engine.start(env, "127.0.0.1", 0, false);
+    Engine engine = Engine.start(env, "127.0.0.1", 0, false, BuildInfo.current().version());
     try {
       MintedToken minted = engine.tokens().create("mcp-embedded", Set.of(Scope.READ), "");
       return new EmbeddedEngine(engine, minted.secret());

@@ -174,7 +174,7 @@ final class McpCommand implements Callable<Integer> {
    */
   private static void serve(
       CliqueClient client, InputStream in, OutputStream out, Runnable alsoStop) throws IOException {
-    CliqueMcpServer server = new CliqueMcpServer(client);
+    CliqueMcpServer server = new CliqueMcpServer(client, BuildInfo.current().version());
     Thread stop =
         new Thread(
             () -> {

@@ -42,7 +42,13 @@ final class ServeCommand implements Callable<Integer> {
       Map<String, String> env = Environment.variables();
       TlsKeystore tls = TlsKeystore.fromEnvironment(env).orElse(null);
       engine =
-          Engine.start(noDiscover ? Environment.withoutDiscovery(env) : env, host, port, true, tls);
+          Engine.start(
+              noDiscover ? Environment.withoutDiscovery(env) : env,
+              host,
+              port,
+              true,
+              BuildInfo.current().version(),
+              tls);
     } catch (IOException e) {
       spec.commandLine().getErr().println("clique serve: " + e.getMessage());
       return ExitCodes.NOT_CONFIGURED;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clique.engine.Engine;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +16,7 @@ class JbangCatalogTest {
             .readTree(Path.of("..", "jbang-catalog.json").toFile())
             .at("/aliases/clique");
     assertThat(alias.path("script-ref").asText())
-        .isEqualTo("dev.clique:clique-cli:" + Engine.version());
+        .isEqualTo("dev.clique:clique-cli:" + BuildInfo.current().version());
     assertThat(Class.forName(alias.path("main").asText())).isEqualTo(CliqueCommand.class);
     assertThat(alias.path("java").asText()).isEqualTo("17+");
   }

@@ -19,13 +19,11 @@ import dev.clique.mcp.tools.WaitTool;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -59,6 +57,7 @@ public final class CliqueMcpServer {
   public static final Duration DRAIN_ON_EOF = Duration.ofMillis(250);
 
   private final CliqueClient client;
+  private final String version;
   private final Duration progressEvery;
   private final Duration drainOnEof;
   private final AtomicReference<Serving> serving = new AtomicReference<>();
@@ -68,37 +67,30 @@ public final class CliqueMcpServer {
   private record Serving(
       FrameWriter frames, RequestRouter router, ResourceRoutes resources, InputStream in) {}
 
-  public CliqueMcpServer(CliqueClient client) {
-    this(client, PROGRESS_EVERY, DRAIN_ON_EOF);
+  /**
+   * @param client the engine's client, bound to a read-only token
+   * @param version the version {@code initialize} names, as the assembling command has it
+   */
+  public CliqueMcpServer(CliqueClient client, String version) {
+    this(client, version, PROGRESS_EVERY, DRAIN_ON_EOF);
   }
 
-  private CliqueMcpServer(CliqueClient client, Duration progressEvery, Duration drainOnEof) {
+  private CliqueMcpServer(
+      CliqueClient client, String version, Duration progressEvery, Duration drainOnEof) {
     this.client = Objects.requireNonNull(client, "client");
+    this.version = Objects.requireNonNull(version, "version");
     this.progressEvery = positive(progressEvery, "progressEvery");
     this.drainOnEof = Objects.requireNonNull(drainOnEof, "drainOnEof");
   }
 
   /** This server, sending progress every {@code interval} instead (tests use a short one). */
   public CliqueMcpServer progressEvery(Duration interval) {
-    return new CliqueMcpServer(client, interval, drainOnEof);
+    return new CliqueMcpServer(client, version, interval, drainOnEof);
   }
 
   /** This server, giving pending answers {@code grace} once stdin has closed. */
   public CliqueMcpServer drainOnEof(Duration grace) {
-    return new CliqueMcpServer(client, progressEvery, grace);
-  }
-
-  /** The project's version, as built. */
-  public static String version() {
-    Properties props = new Properties();
-    try (InputStream in = CliqueMcpServer.class.getResourceAsStream("version.properties")) {
-      if (in != null) {
-        props.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return props.getProperty("version", "unknown");
+    return new CliqueMcpServer(client, version, progressEvery, grace);
   }
 
   /**
@@ -129,7 +121,7 @@ public final class CliqueMcpServer {
    */
   public void serve(InputStream in, OutputStream out) throws IOException {
     FrameWriter frames = new FrameWriter(out);
-    ServerIdentity identity = new ServerIdentity(NAME, version(), INSTRUCTIONS, capabilities());
+    ServerIdentity identity = new ServerIdentity(NAME, version, INSTRUCTIONS, capabilities());
     ResourceRoutes resources = new ResourceRoutes(client, frames);
     Map<String, Route> routes = new HashMap<>(new ToolRoutes(tools()).routes());
     routes.putAll(resources.routes());

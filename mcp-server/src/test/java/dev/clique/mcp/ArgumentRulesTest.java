@@ -29,7 +29,8 @@ class ArgumentRulesTest {
     mcp =
         McpHarness.start(
             new CliqueMcpServer(
-                CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build()));
+                CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build(),
+                Fixtures.VERSION));
   }
 
   @AfterEach

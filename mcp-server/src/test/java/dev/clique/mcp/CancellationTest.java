@@ -36,7 +36,7 @@ class CancellationTest {
   @Test
   void cancellingAPendingWaitCancelsTheClientsFutureAndItIsNotAnswered() throws Exception {
     FakeClient client = new FakeClient();
-    try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client))) {
+    try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION))) {
       int id =
           mcp.sendRequest("tools/call", Map.of("name", "wait", "arguments", Map.of("id", "s1")));
       await("the wait reaching the client", () -> client.calls.size() == 1);
@@ -53,7 +53,7 @@ class CancellationTest {
       engine.on("/api/sessions/s1/wait", engine.hang(Fixtures.contract("wait-matched.json")));
       CliqueClient client =
           CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
-      try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client))) {
+      try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION))) {
         mcp.send(
             "{\"jsonrpc\":\"2.0\",\"id\":\"w-1\",\"method\":\"tools/call\",\"params\":"
                 + "{\"name\":\"wait\",\"arguments\":{\"id\":\"s1\",\"timeout\":300}}}");
@@ -70,7 +70,7 @@ class CancellationTest {
   void cancellingAnUnknownOrFinishedRequestChangesNothing() throws Exception {
     FakeClient client =
         new FakeClient().answering(call -> FakeClient.pane(Fixtures.contractJson("peek.json")));
-    try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client))) {
+    try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION))) {
       JsonNode done = mcp.callTool("preview_pane", Map.of("id", "s1"));
       cancel(mcp, done.get("id").asInt());
       cancel(mcp, "never-sent");

@@ -19,7 +19,7 @@ class ConcurrencyTest {
   @Test
   void aHundredPendingWaitsDoNotDelayAPingByMoreThan50Ms() throws Exception {
     FakeClient client = new FakeClient();
-    try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client))) {
+    try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION))) {
       mcp.request("ping", null); // warm
       for (int i = 0; i < WAITS; i++) {
         mcp.sendRequest("tools/call", Map.of("name", "wait", "arguments", Map.of("id", "s" + i)));
@@ -52,7 +52,7 @@ class ConcurrencyTest {
       }
       CliqueClient client =
           CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
-      try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client))) {
+      try (McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION))) {
         mcp.request("ping", null);
         for (int i = 0; i < WAITS; i++) {
           mcp.sendRequest("tools/call", Map.of("name", "wait", "arguments", Map.of("id", "w" + i)));

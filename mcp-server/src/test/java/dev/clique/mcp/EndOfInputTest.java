@@ -13,7 +13,7 @@ class EndOfInputTest {
   @Test
   void serveReturnsWellWithinASecondWhileWaitsAreInFlight() throws Exception {
     FakeClient client = new FakeClient();
-    McpHarness mcp = McpHarness.start(new CliqueMcpServer(client));
+    McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
     for (int i = 0; i < 10; i++) {
       mcp.sendRequest("tools/call", Map.of("name", "wait", "arguments", Map.of("id", "s" + i)));
     }
@@ -35,7 +35,7 @@ class EndOfInputTest {
       engine.on("/api/sessions/s1/wait", engine.hang(Fixtures.contract("wait-matched.json")));
       CliqueClient client =
           CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
-      McpHarness mcp = McpHarness.start(new CliqueMcpServer(client));
+      McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
       mcp.sendRequest("tools/call", Map.of("name", "wait", "arguments", Map.of("id", "s1")));
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       while (engine.holding.get() < 1 && System.nanoTime() < deadline) {
@@ -54,7 +54,7 @@ class EndOfInputTest {
   @Test
   void aQuickAnswerStillPendingWhenStdinClosesIsWritten() throws Exception {
     FakeClient client = new FakeClient();
-    McpHarness mcp = McpHarness.start(new CliqueMcpServer(client));
+    McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
     int id =
         mcp.sendRequest(
             "tools/call", Map.of("name", "preview_pane", "arguments", Map.of("id", "s")));
@@ -76,7 +76,7 @@ class EndOfInputTest {
     try (FakeEngine engine = FakeEngine.start().on("/api/state", feed)) {
       CliqueClient client =
           CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
-      McpHarness mcp = McpHarness.start(new CliqueMcpServer(client));
+      McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
       mcp.request("resources/subscribe", Map.of("uri", "clique://sessions"));
       mcp.sendRequest(
           "subscriptions/listen",

@@ -27,7 +27,9 @@ class ErrorCausesTest {
   @BeforeEach
   void start() throws Exception {
     engine = FakeEngine.start();
-    mcp = McpHarness.start(new CliqueMcpServer(clientOf(engine.url(), Duration.ofSeconds(30))));
+    mcp =
+        McpHarness.start(
+            new CliqueMcpServer(clientOf(engine.url(), Duration.ofSeconds(30)), Fixtures.VERSION));
   }
 
   @AfterEach
@@ -61,7 +63,8 @@ class ErrorCausesTest {
     }
     String url = "http://127.0.0.1:" + closed;
     try (McpHarness down =
-        McpHarness.start(new CliqueMcpServer(clientOf(url, Duration.ofSeconds(5))))) {
+        McpHarness.start(
+            new CliqueMcpServer(clientOf(url, Duration.ofSeconds(5)), Fixtures.VERSION))) {
       assertThat(toolError(down, "list_sessions", Map.of()))
           .startsWith("could not reach clique at " + url + ": ");
       assertThat(down.request("ping", null).has("result")).isTrue();
@@ -101,7 +104,9 @@ class ErrorCausesTest {
   void aCallThatTakesTooLongTimesOut() throws Exception {
     engine.on(PEEK, engine.hang("{}"));
     try (McpHarness slow =
-        McpHarness.start(new CliqueMcpServer(clientOf(engine.url(), Duration.ofMillis(300))))) {
+        McpHarness.start(
+            new CliqueMcpServer(
+                clientOf(engine.url(), Duration.ofMillis(300)), Fixtures.VERSION))) {
       assertThat(toolError(slow, "preview_pane", Map.of("id", "s1")))
           .startsWith("clique API did not answer within 0.3 s");
     }
@@ -157,7 +162,7 @@ class ErrorCausesTest {
     FakeClient fake =
         new FakeClient()
             .answering(call -> new IllegalStateException("broke while holding " + Fixtures.TOKEN));
-    try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake))) {
+    try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake, Fixtures.VERSION))) {
       String text = toolError(other, "preview_pane", Map.of("id", "s1"));
       assertThat(text).doesNotContain(Fixtures.TOKEN);
       JsonNode unknown = other.callTool(Fixtures.TOKEN, Map.of());
@@ -170,7 +175,7 @@ class ErrorCausesTest {
   @Test
   void aClientAnswerOfNothingIsStillAnsweredAsUnexpected() throws Exception {
     FakeClient fake = new FakeClient();
-    try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake))) {
+    try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake, Fixtures.VERSION))) {
       int id =
           other.sendRequest(
               "tools/call", Map.of("name", "conversation", "arguments", Map.of("id", "s1")));

@@ -22,6 +22,9 @@ final class Fixtures {
 
   static final String SHELL_ID = "b7e4a0d2-91c3-4f6a-8e25-6d0f3c9a1b48";
 
+  /** The version the tests' servers are given to name. */
+  static final String VERSION = "4.5.6-test";
+
   static final ObjectMapper JSON = new ObjectMapper();
 
   private Fixtures() {}

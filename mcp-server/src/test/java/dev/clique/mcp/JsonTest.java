@@ -46,7 +46,7 @@ class JsonTest {
 
   private static List<Tool> tools() {
     List<Tool> tools = new ArrayList<>();
-    for (CliqueTool tool : new CliqueMcpServer(new FakeClient()).tools()) {
+    for (CliqueTool tool : new CliqueMcpServer(new FakeClient(), Fixtures.VERSION).tools()) {
       tools.add(tool.definition());
     }
     return tools;

@@ -24,7 +24,7 @@ class ModernEraTest {
                   call.route().equals("peek")
                       ? FakeClient.pane(Fixtures.contractJson("peek.json"))
                       : null);
-  private final McpHarness mcp = McpHarness.start(new CliqueMcpServer(client));
+  private final McpHarness mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
 
   @AfterEach
   void end() {
@@ -58,7 +58,7 @@ class ModernEraTest {
                     + "\"resources\":{\"subscribe\":true,\"listChanged\":true}}"));
     JsonNode info = result.at("/_meta/io.modelcontextprotocol~1serverInfo");
     assertThat(info.get("name").asText()).isEqualTo("clique");
-    assertThat(info.get("version").asText()).isEqualTo(CliqueMcpServer.version());
+    assertThat(info.get("version").asText()).isEqualTo(Fixtures.VERSION);
     assertThat(result.get("instructions").asText()).contains("never type into a session");
     assertThat(result.get("ttlMs").isIntegralNumber()).isTrue();
     assertThat(result.get("ttlMs").asLong()).isPositive();

@@ -17,7 +17,8 @@ class OutputSchemaValidatorTest {
   private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {};
   private final OutputSchemaValidator ours = new OutputSchemaValidator();
   private final DefaultJsonSchemaValidator sdks = new DefaultJsonSchemaValidator();
-  private final List<CliqueTool> tools = new CliqueMcpServer(new FakeClient()).tools();
+  private final List<CliqueTool> tools =
+      new CliqueMcpServer(new FakeClient(), Fixtures.VERSION).tools();
 
   private Map<String, Object> schemaOf(String name) {
     return tools.stream()

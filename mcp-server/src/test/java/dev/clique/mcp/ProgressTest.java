@@ -18,7 +18,8 @@ class ProgressTest {
   private static final Duration EVERY = Duration.ofMillis(100);
 
   private final FakeClient client = new FakeClient();
-  private final McpHarness mcp = McpHarness.start(new CliqueMcpServer(client).progressEvery(EVERY));
+  private final McpHarness mcp =
+      McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION).progressEvery(EVERY));
 
   @AfterEach
   void end() {

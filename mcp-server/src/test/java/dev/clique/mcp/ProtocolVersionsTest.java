@@ -13,7 +13,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The {@code initialize} era: four versions answered with themselves, any other with the newest.
  */
 class ProtocolVersionsTest {
-  private final McpHarness mcp = McpHarness.start(new CliqueMcpServer(new FakeClient()));
+  private final McpHarness mcp =
+      McpHarness.start(new CliqueMcpServer(new FakeClient(), Fixtures.VERSION));
 
   @AfterEach
   void end() {
@@ -50,7 +51,7 @@ class ProtocolVersionsTest {
     JsonNode result = initialize("2025-11-25").get("result");
     assertThat(result.at("/serverInfo/name").asText()).isEqualTo("clique");
     assertThat(result.at("/serverInfo/version").asText())
-        .isEqualTo(CliqueMcpServer.version())
+        .isEqualTo(Fixtures.VERSION)
         .matches("\\d+\\.\\d+\\.\\d+.*");
     assertThat(result.get("capabilities"))
         .isEqualTo(

@@ -37,7 +37,7 @@ class ResourceListenTest {
     engine = Fixtures.contractEngine().on("/api/state", feed);
     CliqueClient client =
         CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
-    mcp = McpHarness.start(new CliqueMcpServer(client));
+    mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
   }
 
   @AfterEach

@@ -38,7 +38,7 @@ class ResourceSubscriptionsTest {
     engine = Fixtures.contractEngine().on("/api/state", feed);
     CliqueClient client =
         CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
-    mcp = McpHarness.start(new CliqueMcpServer(client));
+    mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
   }
 
   @AfterEach

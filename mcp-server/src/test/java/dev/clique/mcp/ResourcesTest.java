@@ -30,7 +30,7 @@ class ResourcesTest {
   @BeforeEach
   void start() throws Exception {
     engine = Fixtures.contractEngine();
-    mcp = McpHarness.start(new CliqueMcpServer(clientOf(engine.url())));
+    mcp = McpHarness.start(new CliqueMcpServer(clientOf(engine.url()), Fixtures.VERSION));
   }
 
   @AfterEach
@@ -199,7 +199,7 @@ class ResourcesTest {
       closed = probe.getLocalPort();
     }
     String url = "http://127.0.0.1:" + closed;
-    try (McpHarness down = McpHarness.start(new CliqueMcpServer(clientOf(url)))) {
+    try (McpHarness down = McpHarness.start(new CliqueMcpServer(clientOf(url), Fixtures.VERSION))) {
       JsonNode answer = down.request("resources/read", Map.of("uri", "clique://sessions"));
       assertThat(answer.at("/error/code").asInt()).isEqualTo(-32603);
       assertThat(answer.at("/error/message").asText())

@@ -29,7 +29,8 @@ class SeveralEnginesToolsTest {
     engines.put("laptop", client(laptop, Fixtures.TOKEN));
     engines.put("box", client(box, BOX_TOKEN));
     engines.put("desk", client(desk, Fixtures.TOKEN));
-    mcp = McpHarness.start(new CliqueMcpServer(CliqueClient.overEngines(engines)));
+    mcp =
+        McpHarness.start(new CliqueMcpServer(CliqueClient.overEngines(engines), Fixtures.VERSION));
   }
 
   private static CliqueClient client(FakeEngine engine, String token) {

@@ -33,7 +33,7 @@ class StopTest {
     ByteArrayOutputStream written = new ByteArrayOutputStream();
     OutputStream out = written;
     FakeClient client = new FakeClient();
-    CliqueMcpServer server = new CliqueMcpServer(client);
+    CliqueMcpServer server = new CliqueMcpServer(client, Fixtures.VERSION);
     CountDownLatch ended = new CountDownLatch(1);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Thread serving =
@@ -78,7 +78,8 @@ class StopTest {
       ByteArrayOutputStream written = new ByteArrayOutputStream();
       CliqueMcpServer server =
           new CliqueMcpServer(
-              CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build());
+              CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build(),
+              Fixtures.VERSION);
       CountDownLatch ended = new CountDownLatch(1);
       Thread serving =
           new Thread(
@@ -122,7 +123,7 @@ class StopTest {
   @Test
   void aStopBeforeServingMakesServeReturnAtOnce() throws Exception {
     Pipe stdin = Pipe.open();
-    CliqueMcpServer server = new CliqueMcpServer(new FakeClient());
+    CliqueMcpServer server = new CliqueMcpServer(new FakeClient(), Fixtures.VERSION);
     server.stop();
     ByteArrayOutputStream written = new ByteArrayOutputStream();
     server.serve(Channels.newInputStream(stdin.source()), written);

@@ -32,7 +32,7 @@ class ToolResultsTest {
     engine = Fixtures.contractEngine();
     CliqueClient client =
         CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
-    mcp = McpHarness.start(new CliqueMcpServer(client));
+    mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
     tools = mcp.request("tools/list", null).at("/result/tools");
   }
 
@@ -182,7 +182,7 @@ class ToolResultsTest {
     ObjectNode wrong = (ObjectNode) Fixtures.contractJson("wait-matched.json").deepCopy();
     wrong.put("attention", "soon");
     FakeClient fake = new FakeClient().answering(call -> FakeClient.waitResult(wrong));
-    try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake))) {
+    try (McpHarness other = McpHarness.start(new CliqueMcpServer(fake, Fixtures.VERSION))) {
       JsonNode result = other.callTool("wait", Map.of("id", "x")).get("result");
       assertThat(result.get("isError").asBoolean()).isTrue();
       assertThat(result.at("/content/0/text").asText())

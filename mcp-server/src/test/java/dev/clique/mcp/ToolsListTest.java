@@ -21,7 +21,7 @@ class ToolsListTest {
 
   @BeforeAll
   static void listTheTools() throws Exception {
-    mcp = McpHarness.start(new CliqueMcpServer(new FakeClient()));
+    mcp = McpHarness.start(new CliqueMcpServer(new FakeClient(), Fixtures.VERSION));
     tools = mcp.request("tools/list", null).at("/result/tools");
   }
 

@@ -25,7 +25,7 @@ class WhatAnAssistantReadsFirstTest {
 
   @BeforeEach
   void start() throws Exception {
-    mcp = McpHarness.start(new CliqueMcpServer(new FakeClient()));
+    mcp = McpHarness.start(new CliqueMcpServer(new FakeClient(), Fixtures.VERSION));
     instructions =
         mcp.request(
                 "initialize",

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 /** The wire of MCP.md: bad input never kills the server and never goes unanswered. */
 class WireTest {
-  private final McpHarness mcp = McpHarness.start(new CliqueMcpServer(new FakeClient()));
+  private final McpHarness mcp =
+      McpHarness.start(new CliqueMcpServer(new FakeClient(), Fixtures.VERSION));
 
   @AfterEach
   void theServerEndsWhenStdinCloses() {

@@ -15,14 +15,12 @@ import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.TranscriptRoots;
 import dev.clique.engine.transcript.Transcripts;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +39,8 @@ import org.slf4j.LoggerFactory;
 public final class Engine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
   private static final long USAGE_FLUSH_SECONDS = 30;
+  private static final String JETTY_REFERENCES_PER_CACHE_LINE =
+      "org.eclipse.jetty.util.referencesPerCacheLine";
   private final Server server;
   private final SessionService sessions;
   private final TokenStore tokens;
@@ -63,29 +63,18 @@ public final class Engine implements AutoCloseable {
     this.housekeeping = housekeeping;
   }
 
-  /** The project's version, as built. */
-  public static String version() {
-    Properties props = new Properties();
-    try (InputStream in = Engine.class.getResourceAsStream("version.properties")) {
-      if (in != null) {
-        props.load(in);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return props.getProperty("version", "unknown");
-  }
-
   /**
    * Starts an engine.
    *
    * @param host the address to listen on (loopback unless the operator says otherwise)
    * @param port the port, or 0 for an ephemeral one
    * @param persistentTokens false for an engine whose tokens live in memory only
+   * @param version the version its answers name, as the assembling command has it
    */
   public static Engine start(
-      Map<String, String> env, String host, int port, boolean persistentTokens) throws IOException {
-    return start(env, host, port, persistentTokens, null);
+      Map<String, String> env, String host, int port, boolean persistentTokens, String version)
+      throws IOException {
+    return start(env, host, port, persistentTokens, version, null);
   }
 
   /**
@@ -96,11 +85,18 @@ public final class Engine implements AutoCloseable {
    * @param host the address to listen on (loopback unless the operator says otherwise)
    * @param port the port, or 0 for an ephemeral one
    * @param persistentTokens false for an engine whose tokens live in memory only
+   * @param version the version its answers name, as the assembling command has it
    * @param tls the engine's key and certificate, or {@code null} for plain HTTP
    */
   public static Engine start(
-      Map<String, String> env, String host, int port, boolean persistentTokens, TlsKeystore tls)
+      Map<String, String> env,
+      String host,
+      int port,
+      boolean persistentTokens,
+      String version,
+      TlsKeystore tls)
       throws IOException {
+    Objects.requireNonNull(version, "version");
     CliqueHome home = CliqueHome.fromEnvironment(env);
     home.ensureExists();
     Clock clock = Clock.systemUTC();
@@ -115,6 +111,13 @@ public final class Engine implements AutoCloseable {
     CliCatalogue catalogue = CliCatalogue.load(home.clisFile(), env);
     SessionStore store = SessionStore.open(home.stateFile());
 
+    // Jetty pads its queues by how many references fill a cache line, which it works out by asking
+    // the platform MBean server (the whole of JMX, some 3 MiB resident) unless told: 16, for
+    // 64-byte lines and the compressed references of any heap under 32 GiB. A wrong guess only
+    // pads a queue differently.
+    if (System.getProperty(JETTY_REFERENCES_PER_CACHE_LINE) == null) {
+      System.setProperty(JETTY_REFERENCES_PER_CACHE_LINE, "16");
+    }
     // Waits hold no thread, and two cores gain nothing from more: a burst of connections must not
     // leave dozens of idle threads behind.
     QueuedThreadPool threads = new QueuedThreadPool(16, 2);
@@ -160,7 +163,7 @@ public final class Engine implements AutoCloseable {
             tokens,
             HostGuard.fromEnvironment(env),
             clock,
-            version(),
+            version,
             userHome(env)));
     server.setErrorHandler(ApiHandler.errorHandler());
     try {

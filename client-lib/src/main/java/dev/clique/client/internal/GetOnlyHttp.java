@@ -166,6 +166,13 @@ final class GetOnlyHttp {
 
   /** The body as text; bytes that are not UTF-8 make it no JSON, as the JSON parser has it. */
   private static String utf8(byte[] body) throws CharacterCodingException {
+    // String's own decoding copies the bytes once, where a decoder fills a char buffer and copies
+    // that again; it replaces what is not UTF-8 with U+FFFD, so only a text that has one is
+    // decoded again, strictly, to tell the engine's own U+FFFD from bytes that are not UTF-8.
+    String text = new String(body, StandardCharsets.UTF_8);
+    if (text.indexOf('\uFFFD') < 0) {
+      return text;
+    }
     return StandardCharsets.UTF_8
         .newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT)

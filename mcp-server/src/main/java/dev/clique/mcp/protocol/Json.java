@@ -236,26 +236,50 @@ public final class Json {
   public static final class Rendered {
     private final JsonNode tree;
     private final byte[] utf8;
-    private final String text;
+    private final Rendered shown;
+    private String text;
 
-    private Rendered(JsonNode tree, byte[] utf8) {
+    private Rendered(JsonNode tree, byte[] utf8, Rendered shown) {
       this.tree = tree;
       this.utf8 = utf8;
-      this.text = new String(utf8, StandardCharsets.UTF_8);
+      this.shown = shown == null ? this : shown;
     }
 
     /** {@code tree}, written. */
     public static Rendered of(JsonNode tree) {
-      return new Rendered(tree, writeBytes(tree));
+      return new Rendered(tree, writeBytes(tree), null);
+    }
+
+    /**
+     * The object {@code {name: value}} ({@code tree}), written around {@code value}'s bytes rather
+     * than again; its text block is {@code value}'s text ({@code list_sessions} shows the bare
+     * array its structure wraps).
+     */
+    public static Rendered around(ObjectNode tree, String name, Rendered value) {
+      if (tree.size() != 1 || tree.get(name) != value.tree) {
+        throw new IllegalArgumentException("not the object {" + name + ": value}");
+      }
+      return new Rendered(tree, writeBytes(Map.of(name, value)), value);
     }
 
     public JsonNode tree() {
       return tree;
     }
 
-    /** The JSON text. */
-    public String text() {
+    /**
+     * The JSON text, made once when first asked (a wrapping one's own text is seldom needed): the
+     * same instance each time, by which the writer knows its text block.
+     */
+    public synchronized String text() {
+      if (text == null) {
+        text = new String(utf8, StandardCharsets.UTF_8);
+      }
       return text;
+    }
+
+    /** What its text block shows: itself, or the value it was written around. */
+    public Rendered shown() {
+      return shown;
     }
   }
 
@@ -379,17 +403,18 @@ public final class Json {
             && result.content() != null
             && result.content().size() == 1
             && result.content().get(0) instanceof TextContent block
-            && block.text() == rendered.text()
+            && block.text() == rendered.shown().text()
             && block.annotations() == null
             && block.meta() == null) {
-          // The usual result: its text block is its structured content's JSON, escaped from the
-          // bytes written already.
+          // The usual result: its text block is its structured content's JSON (or the part of it
+          // shown), escaped from the bytes written already.
+          byte[] shown = rendered.shown().utf8;
           out.writeFieldName("content");
           out.writeStartArray();
           out.writeStartObject();
           out.writeStringField("type", "text");
           out.writeFieldName("text");
-          out.writeUTF8String(rendered.utf8, 0, rendered.utf8.length);
+          out.writeUTF8String(shown, 0, shown.length);
           out.writeEndObject();
           out.writeEndArray();
         } else {

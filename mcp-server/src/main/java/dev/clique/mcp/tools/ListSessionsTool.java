@@ -66,7 +66,7 @@ public final class ListSessionsTool implements CliqueTool {
             rows.add(Json.readAnswer(session.json()));
           }
           if (state.engines().isEmpty()) {
-            return ToolResults.ok(result, rows);
+            return ToolResults.ok(result, "sessions", rows);
           }
           var engines = result.putArray("engines");
           for (EngineReport engine : state.engines()) {

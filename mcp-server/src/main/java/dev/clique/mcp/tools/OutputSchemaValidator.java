@@ -5,8 +5,11 @@ import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Checks structured tool output against the tool's output schema: {@link ToolRoutes} calls it on
@@ -37,9 +40,29 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
     if (schema == null || structuredContent == null) {
       throw new IllegalArgumentException("a schema and structured content are needed");
     }
+    return validate(compile(schema), structuredContent);
+  }
+
+  /**
+   * {@code schema} read once for the checks of many results: a tool's output schema is the same at
+   * every call, and a list of fifty sessions asks the same few questions of it a thousand times. It
+   * must not change afterwards.
+   */
+  public Schema compile(Map<String, Object> schema) {
+    if (schema == null) {
+      throw new IllegalArgumentException("a schema is needed");
+    }
+    return Schema.of(schema);
+  }
+
+  /** The result of checking {@code structuredContent} against a compiled schema. */
+  public ValidationResponse validate(Schema schema, Object structuredContent) {
+    if (schema == null || structuredContent == null) {
+      throw new IllegalArgumentException("a schema and structured content are needed");
+    }
     JsonNode content = Json.toTree(structuredContent);
     List<String> errors = new ArrayList<>();
-    check(schema, content, At.ROOT, errors);
+    schema.check(content, At.ROOT, errors);
     return errors.isEmpty()
         ? ValidationResponse.asValid(null)
         : ValidationResponse.asInvalid("JSON schema validation errors: " + errors);
@@ -56,49 +79,131 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
     }
   }
 
-  private static void check(Object schemaObject, JsonNode value, At at, List<String> errors) {
-    if (!(schemaObject instanceof Map<?, ?> schema)) {
-      errors.add(at + ": the schema is not an object");
-      return;
-    }
-    Object type = schema.get("type");
-    if (type != null && !hasType(type, value)) {
-      errors.add(at + ": expected " + type + " but found " + kind(value));
-      return;
-    }
-    if (schema.get("enum") instanceof Collection<?> allowed
-        && !(value.isTextual() && allowed.contains(value.textValue()))) {
-      errors.add(at + ": expected one of " + allowed + " but found " + value);
-      return;
-    }
-    if (value.isArray()
-        && schema.get("minItems") instanceof Number least
-        && value.size() < least.intValue()) {
-      errors.add(at + ": expected at least " + least + " items but found " + value.size());
-    }
-    if (value.isObject()) {
-      Object required = schema.get("required");
-      if (required instanceof Collection<?> names) {
-        for (Object name : names) {
-          if (!value.has(String.valueOf(name))) {
-            errors.add(at + ": required property " + name + " is missing");
+  /**
+   * A schema read once: what each keyword says, looked up and typed when it is made rather than at
+   * every value checked. Not an object: every value fails it.
+   */
+  public static final class Schema {
+    private static final int OBJECT = 1;
+    private static final int ARRAY = 2;
+    private static final int STRING = 4;
+    private static final int BOOLEAN = 8;
+    private static final int NULL = 16;
+    private static final int NUMBER = 32;
+    private static final int INTEGER = 64;
+
+    private final boolean isObject;
+    private final Object type;
+    private final int types;
+    private final Collection<?> allowed;
+    private final Set<Object> allowedSet;
+    private final Number minItems;
+    private final List<String> required;
+    private final Map<String, Schema> properties;
+    private final boolean closed;
+    private final Schema items;
+
+    private Schema(Object schemaObject) {
+      isObject = schemaObject instanceof Map<?, ?>;
+      Map<?, ?> schema = isObject ? (Map<?, ?>) schemaObject : Map.of();
+      type = schema.get("type");
+      types = type == null ? 0 : types(type);
+      allowed = schema.get("enum") instanceof Collection<?> values ? values : null;
+      allowedSet = allowed == null ? null : new HashSet<>(allowed);
+      minItems = schema.get("minItems") instanceof Number least ? least : null;
+      List<String> names = new ArrayList<>();
+      if (schema.get("required") instanceof Collection<?> given) {
+        for (Object name : given) {
+          names.add(String.valueOf(name));
+        }
+      }
+      required = List.copyOf(names);
+      Map<String, Schema> declared = new HashMap<>();
+      if (schema.get("properties") instanceof Map<?, ?> given) {
+        for (Map.Entry<?, ?> entry : given.entrySet()) {
+          // Looked up by a field's name: only a name can match, and an absent schema is none.
+          if (entry.getKey() instanceof String name && entry.getValue() != null) {
+            declared.put(name, new Schema(entry.getValue()));
           }
         }
       }
-      Map<?, ?> properties =
-          schema.get("properties") instanceof Map<?, ?> declared ? declared : Map.of();
-      for (Map.Entry<String, JsonNode> field : value.properties()) {
-        Object property = properties.get(field.getKey());
-        if (property != null) {
-          check(property, field.getValue(), at.field(field.getKey()), errors);
-        } else if (Boolean.FALSE.equals(schema.get("additionalProperties"))) {
-          errors.add(at + ": property " + field.getKey() + " is not allowed");
+      properties = declared;
+      closed = Boolean.FALSE.equals(schema.get("additionalProperties"));
+      Object itemSchema = schema.get("items");
+      items = itemSchema == null ? null : new Schema(itemSchema);
+    }
+
+    static Schema of(Object schema) {
+      return new Schema(schema);
+    }
+
+    private static int types(Object type) {
+      if (type instanceof Collection<?> any) {
+        int all = 0;
+        for (Object one : any) {
+          all |= types(one);
+        }
+        return all;
+      }
+      return switch (String.valueOf(type)) {
+        case "object" -> OBJECT;
+        case "array" -> ARRAY;
+        case "string" -> STRING;
+        case "boolean" -> BOOLEAN;
+        case "null" -> NULL;
+        case "number" -> NUMBER;
+        case "integer" -> INTEGER;
+        default -> 0;
+      };
+    }
+
+    private boolean hasType(JsonNode value) {
+      return ((types & OBJECT) != 0 && value.isObject())
+          || ((types & ARRAY) != 0 && value.isArray())
+          || ((types & STRING) != 0 && value.isTextual())
+          || ((types & BOOLEAN) != 0 && value.isBoolean())
+          || ((types & NULL) != 0 && value.isNull())
+          || ((types & NUMBER) != 0 && value.isNumber())
+          || ((types & INTEGER) != 0
+              && (value.isIntegralNumber()
+                  || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()))));
+    }
+
+    void check(JsonNode value, At at, List<String> errors) {
+      if (!isObject) {
+        errors.add(at + ": the schema is not an object");
+        return;
+      }
+      if (type != null && !hasType(value)) {
+        errors.add(at + ": expected " + type + " but found " + kind(value));
+        return;
+      }
+      if (allowed != null && !(value.isTextual() && allowedSet.contains(value.textValue()))) {
+        errors.add(at + ": expected one of " + allowed + " but found " + value);
+        return;
+      }
+      if (value.isArray() && minItems != null && value.size() < minItems.intValue()) {
+        errors.add(at + ": expected at least " + minItems + " items but found " + value.size());
+      }
+      if (value.isObject()) {
+        for (String name : required) {
+          if (!value.has(name)) {
+            errors.add(at + ": required property " + name + " is missing");
+          }
+        }
+        for (Map.Entry<String, JsonNode> field : value.properties()) {
+          Schema property = properties.get(field.getKey());
+          if (property != null) {
+            property.check(field.getValue(), at.field(field.getKey()), errors);
+          } else if (closed) {
+            errors.add(at + ": property " + field.getKey() + " is not allowed");
+          }
         }
       }
-    }
-    if (value.isArray() && schema.get("items") != null) {
-      for (int i = 0; i < value.size(); i++) {
-        check(schema.get("items"), value.get(i), at.item(i), errors);
+      if (value.isArray() && items != null) {
+        for (int i = 0; i < value.size(); i++) {
+          items.check(value.get(i), at.item(i), errors);
+        }
       }
     }
   }
@@ -122,29 +227,6 @@ public final class OutputSchemaValidator implements JsonSchemaValidator {
       }
       return parent + (field != null ? "." + field : "[" + index + "]");
     }
-  }
-
-  private static boolean hasType(Object type, JsonNode value) {
-    if (type instanceof Collection<?> any) {
-      for (Object one : any) {
-        if (hasType(one, value)) {
-          return true;
-        }
-      }
-      return false;
-    }
-    return switch (String.valueOf(type)) {
-      case "object" -> value.isObject();
-      case "array" -> value.isArray();
-      case "string" -> value.isTextual();
-      case "boolean" -> value.isBoolean();
-      case "null" -> value.isNull();
-      case "number" -> value.isNumber();
-      case "integer" ->
-          value.isIntegralNumber()
-              || (value.isNumber() && value.asDouble() == Math.rint(value.asDouble()));
-      default -> false;
-    };
   }
 
   private static String kind(JsonNode value) {

@@ -1,6 +1,7 @@
 package dev.clique.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.Tokens;
 import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
@@ -47,14 +48,13 @@ final class ToolResults {
   }
 
   /**
-   * A result of a JSON object whose text block is {@code shown} instead: {@code list_sessions}
-   * shows the bare array (what seed 000 parses) around which its structure is an object.
+   * A result of the object {@code {name: shown}} whose text block is {@code shown} alone: {@code
+   * list_sessions} shows the bare array (what seed 000 parses) around which its structure is an
+   * object. {@code shown} is written once, for both.
    */
-  static CallToolResult ok(JsonNode object, JsonNode shown) {
-    if (object == null || !object.isObject()) {
-      return error("clique API returned an unexpected response: expected a JSON object");
-    }
-    return ok(Json.Rendered.of(object), Json.Rendered.of(shown).text());
+  static CallToolResult ok(ObjectNode object, String name, JsonNode shown) {
+    Json.Rendered inner = Json.Rendered.of(shown);
+    return ok(Json.Rendered.around(object, name, inner), inner.text());
   }
 
   private static CallToolResult ok(Json.Rendered structured, String text) {

@@ -10,6 +10,7 @@ import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.ListToolsResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,14 @@ public final class ToolRoutes {
   private final OutputSchemaValidator validator = new OutputSchemaValidator();
   private volatile Served served;
 
-  /** The tools' definitions, made once on first use: the handshake needs none of them. */
-  private record Served(Map<String, CliqueTool> byName, Map<String, Tool> definitions) {}
+  /**
+   * The tools' definitions, made once on first use (the handshake needs none of them), and their
+   * output schemas, read once for the checks of every call.
+   */
+  private record Served(
+      Map<String, CliqueTool> byName,
+      Map<String, Tool> definitions,
+      Map<String, OutputSchemaValidator.Schema> outputSchemas) {}
 
   /**
    * @param tools in the order {@code tools/list} shows them
@@ -71,16 +78,18 @@ public final class ToolRoutes {
     @SuppressWarnings("unchecked") // an object, checked above, is a map of its fields
     Map<String, Object> given = (Map<String, Object>) Json.toJava(arguments);
     Tool definition = known.definitions().get(tool.name());
+    OutputSchemaValidator.Schema outputSchema = known.outputSchemas().get(tool.name());
     return tool.call(given)
         .switchIfEmpty(
             Mono.fromSupplier(
                 () -> ToolResults.error("clique API returned an unexpected response: no answer")))
-        .map(result -> checked(definition, result));
+        .map(result -> checked(definition, outputSchema, result));
   }
 
   /** {@code result}, or the tool error of its not matching the tool's output schema. */
-  private CallToolResult checked(Tool definition, CallToolResult result) {
-    if (Boolean.TRUE.equals(result.isError()) || definition.outputSchema() == null) {
+  private CallToolResult checked(
+      Tool definition, OutputSchemaValidator.Schema outputSchema, CallToolResult result) {
+    if (Boolean.TRUE.equals(result.isError()) || outputSchema == null) {
       return result;
     }
     if (result.structuredContent() == null) {
@@ -88,8 +97,7 @@ public final class ToolRoutes {
           "Response missing structured content which is expected when calling tool with"
               + " non-empty outputSchema");
     }
-    ValidationResponse check =
-        validator.validate(definition.outputSchema(), result.structuredContent());
+    ValidationResponse check = validator.validate(outputSchema, result.structuredContent());
     return check.valid()
         ? result
         : ToolResults.error(
@@ -101,13 +109,21 @@ public final class ToolRoutes {
     if (current == null) {
       Map<String, CliqueTool> byName = new LinkedHashMap<>();
       Map<String, Tool> definitions = new LinkedHashMap<>();
+      Map<String, OutputSchemaValidator.Schema> outputSchemas = new HashMap<>();
       for (CliqueTool tool : tools) {
         Tool definition = tool.definition();
         validator.assertConforms("the output schema of " + tool.name(), definition.outputSchema());
         byName.put(tool.name(), tool);
         definitions.put(tool.name(), definition);
+        if (definition.outputSchema() != null) {
+          outputSchemas.put(tool.name(), validator.compile(definition.outputSchema()));
+        }
       }
-      current = new Served(Map.copyOf(byName), Collections.unmodifiableMap(definitions));
+      current =
+          new Served(
+              Map.copyOf(byName),
+              Collections.unmodifiableMap(definitions),
+              Map.copyOf(outputSchemas));
       served = current;
     }
     return current;

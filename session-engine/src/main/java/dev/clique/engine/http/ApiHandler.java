@@ -3,9 +3,13 @@ package dev.clique.engine.http;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.Transcripts;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -64,11 +68,44 @@ public final class ApiHandler extends Handler.Abstract {
 
   /** The most file descriptors this process may hold, or a conservative guess off Unix. */
   public static long maxDescriptors() {
+    // Linux says it in /proc: the platform MXBean would load the JMX and JFR management classes
+    // (some 3 MiB resident) into a process that should stay small, for one number.
+    long fromProc = softLimitOfOpenFiles(Path.of("/proc/self/limits"));
+    if (fromProc > 0) {
+      return fromProc;
+    }
     if (ManagementFactory.getOperatingSystemMXBean()
         instanceof com.sun.management.UnixOperatingSystemMXBean unix) {
       return unix.getMaxFileDescriptorCount();
     }
     return 1024;
+  }
+
+  /**
+   * The soft limit of {@code Max open files} in a {@code /proc/<pid>/limits} file; {@link
+   * Long#MAX_VALUE} when unlimited, 0 when the file or the line is not there or not understood.
+   */
+  static long softLimitOfOpenFiles(Path limits) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(limits, StandardCharsets.US_ASCII);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+    for (String line : lines) {
+      if (line.startsWith("Max open files")) {
+        String[] fields = line.substring("Max open files".length()).strip().split("\\s+");
+        if (fields[0].equals("unlimited")) {
+          return Long.MAX_VALUE;
+        }
+        try {
+          return Long.parseLong(fields[0]);
+        } catch (NumberFormatException e) {
+          return 0;
+        }
+      }
+    }
+    return 0;
   }
 
   @Override

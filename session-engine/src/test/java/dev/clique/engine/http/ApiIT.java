@@ -230,6 +230,7 @@ class ApiIT {
                 && full.has("alive")
                 && full.has("attached"))
         .isTrue();
+    assertThat(full.path("version").asText()).isEqualTo(TestEngine.VERSION);
   }
 
   @Test

@@ -108,7 +108,11 @@ class OperatorSocketIT {
     Path home = dir.resolve("home");
     try (Engine embedded =
         Engine.start(
-            TestEngine.env(home, "clique-test-" + UUID.randomUUID()), "127.0.0.1", 0, false)) {
+            TestEngine.env(home, "clique-test-" + UUID.randomUUID()),
+            "127.0.0.1",
+            0,
+            false,
+            TestEngine.VERSION)) {
       assertThat(embedded.url()).startsWith("http://127.0.0.1:");
       assertThat(home.resolve("engine.sock")).doesNotExist();
     }

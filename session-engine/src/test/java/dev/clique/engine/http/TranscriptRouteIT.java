@@ -49,7 +49,7 @@ class TranscriptRouteIT {
 
     Map<String, String> env = TestEngine.env(home, "clique-test-" + UUID.randomUUID());
     env.put("CLAUDE_CONFIG_DIR", claudeHome.toString());
-    try (Engine engine = Engine.start(env, "127.0.0.1", 0, true)) {
+    try (Engine engine = Engine.start(env, "127.0.0.1", 0, true, TestEngine.VERSION)) {
       try {
         String token =
             engine.tokens().create("t", EnumSet.of(Scope.READ, Scope.WRITE), "").secret();
@@ -118,7 +118,7 @@ class TranscriptRouteIT {
     Path project = Files.createDirectories(dir.resolve("project"));
     Map<String, String> env = TestEngine.env(home, "clique-test-" + UUID.randomUUID());
     env.put("HOME", dir.resolve("engine-home").toString());
-    try (Engine engine = Engine.start(env, "127.0.0.1", 0, true)) {
+    try (Engine engine = Engine.start(env, "127.0.0.1", 0, true, TestEngine.VERSION)) {
       try {
         String token =
             engine.tokens().create("t", EnumSet.of(Scope.READ, Scope.WRITE), "").secret();

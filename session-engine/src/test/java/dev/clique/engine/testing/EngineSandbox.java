@@ -124,7 +124,7 @@ public final class EngineSandbox implements AutoCloseable {
 
   /** The real engine with its HTTP API on an ephemeral loopback port. */
   public Engine engine() throws IOException {
-    Engine engine = Engine.start(env, "127.0.0.1", 0, true);
+    Engine engine = Engine.start(env, "127.0.0.1", 0, true, TestEngine.VERSION);
     started.add(engine);
     return engine;
   }

@@ -28,6 +28,9 @@ import java.util.UUID;
 public final class TestEngine implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** The version test engines are given to name. */
+  public static final String VERSION = "4.5.6-test";
+
   public final Engine engine;
   public final Path home;
   public final String socket;
@@ -51,7 +54,8 @@ public final class TestEngine implements AutoCloseable {
 
   public static TestEngine start(Path home) throws IOException {
     String socket = "clique-test-" + UUID.randomUUID();
-    return new TestEngine(Engine.start(env(home, socket), "127.0.0.1", 0, true), home, socket);
+    return new TestEngine(
+        Engine.start(env(home, socket), "127.0.0.1", 0, true, VERSION), home, socket);
   }
 
   /** An engine whose environment has {@code extra} on top (a throwaway TMUX_TMPDIR, discovery). */
@@ -59,7 +63,7 @@ public final class TestEngine implements AutoCloseable {
     String socket = "clique-test-" + UUID.randomUUID();
     Map<String, String> env = env(home, socket);
     env.putAll(extra);
-    return new TestEngine(Engine.start(env, "127.0.0.1", 0, true), home, socket);
+    return new TestEngine(Engine.start(env, "127.0.0.1", 0, true, VERSION), home, socket);
   }
 
   /** An engine on TLS, with the keystore {@code CLIQUE_TLS_*} of {@code extra} name. */
@@ -70,7 +74,7 @@ public final class TestEngine implements AutoCloseable {
     TlsKeystore tls =
         TlsKeystore.fromEnvironment(env)
             .orElseThrow(() -> new IllegalArgumentException("no CLIQUE_TLS_KEYSTORE"));
-    return new TestEngine(Engine.start(env, "127.0.0.1", 0, true, tls), home, socket);
+    return new TestEngine(Engine.start(env, "127.0.0.1", 0, true, VERSION, tls), home, socket);
   }
 
   /** An engine on a new home under {@code dir} whose {@code clis.toml} is {@code clis}. */
