@@ -211,7 +211,27 @@ public final class TmuxProcess implements Tmux {
     for (String arg : argv) {
       args.add(escape(arg));
     }
-    check(run(args, env), "new-session " + name);
+    Result result = run(args, env);
+    for (int retry = 0; retry < 3 && serverWasEnding(result); retry++) {
+      // The last session's end was closing the server as this call reached it: nothing was made,
+      // and once that server is gone the same call starts a new one.
+      sleep(Duration.ofMillis(50));
+      result = run(args, env);
+    }
+    check(result, "new-session " + name);
+  }
+
+  private static void sleep(Duration pause) throws TmuxException {
+    try {
+      Thread.sleep(pause.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TmuxException("interrupted while tmux's server was ending", false);
+    }
+  }
+
+  private static boolean serverWasEnding(Result result) {
+    return result.exitCode != 0 && result.stderr.contains("server exited unexpectedly");
   }
 
   /** tmux's own default list, and the session's variables. */
