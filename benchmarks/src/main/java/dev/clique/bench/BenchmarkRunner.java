@@ -21,6 +21,7 @@ public final class BenchmarkRunner {
         new ColdStartBenchmark(),
         new SignalExitBenchmark(),
         new ToolLatencyBenchmark(),
+        new SeveralEnginesBenchmark(),
         new EngineBenchmark(),
         new ConversationBenchmark(),
         new ReleaseBenchmark(),

@@ -34,6 +34,8 @@ class BenchmarkRunnerIT {
         .contains("`clique mcp` exit on SIGTERM")
         .contains("`list_sessions` with 50 sessions")
         .contains("`preview_pane` (40 lines)")
+        .contains("`list_sessions` over 3 engines of 2 sessions")
+        .contains("`list_sessions` with 6 sessions on one engine")
         .contains("RSS of `clique mcp`")
         .contains("`wait` lag")
         .contains("`wait` answers before the command's exit")

@@ -166,7 +166,10 @@ final class LsCommand extends LocalCommand {
       }
     }
     if (json) {
-      silent.forEach(line -> System.err.println("clique ls: " + line)); // stdout stays JSON
+      // stdout stays JSON; the command's own stderr, which picocli gives (and a test captures)
+      PrintWriter err = spec.commandLine().getErr();
+      silent.forEach(line -> err.println("clique ls: " + line));
+      err.flush();
       return List.of(sessions.toString());
     }
     boolean engines = state.has("engines");

@@ -1,8 +1,10 @@
 package dev.clique.client.internal;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.Cli;
 import dev.clique.client.CliqueClient;
 import dev.clique.client.CliqueException;
@@ -13,7 +15,6 @@ import dev.clique.client.Pane;
 import dev.clique.client.Session;
 import dev.clique.client.SessionState;
 import dev.clique.client.WaitResult;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -43,6 +44,7 @@ public final class FanOutClient implements CliqueClient {
   public static final char SEPARATOR = ':';
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final List<String> names;
   private final List<CliqueClient> clients;
@@ -180,7 +182,7 @@ public final class FanOutClient implements CliqueClient {
             .thenApply(
                 result ->
                     read(
-                        out -> writeOwned(route.name(), tree(result.json()), out),
+                        owned(route.name(), tree(result.json())),
                         text -> answers.waitResult(text, route.name() + SEPARATOR + result.id()))));
   }
 
@@ -233,22 +235,15 @@ public final class FanOutClient implements CliqueClient {
       }
     }
     checkSomeAnswered(outcomes);
-    boolean allOk = ok;
-    boolean allTmux = tmux;
-    int[] counts = {sessions, alive, attached};
-    return read(
-        out -> {
-          out.writeStartObject();
-          out.writeBooleanField("ok", allOk);
-          out.writeStringField("version", String.join(", ", versions));
-          out.writeBooleanField("tmux", allTmux);
-          out.writeNumberField("sessions", counts[0]);
-          out.writeNumberField("alive", counts[1]);
-          out.writeNumberField("attached", counts[2]);
-          writeReports(outcomes, out);
-          out.writeEndObject();
-        },
-        answers::health);
+    ObjectNode merged = NODES.objectNode();
+    merged.set("ok", NODES.booleanNode(ok));
+    merged.set("version", NODES.textNode(String.join(", ", versions)));
+    merged.set("tmux", NODES.booleanNode(tmux));
+    merged.set("sessions", NODES.numberNode(sessions));
+    merged.set("alive", NODES.numberNode(alive));
+    merged.set("attached", NODES.numberNode(attached));
+    merged.set("engines", reports(outcomes));
+    return read(merged, answers::health);
   }
 
   /** The merged state of one outcome an engine; fails only when no engine answered. */
@@ -264,32 +259,22 @@ public final class FanOutClient implements CliqueClient {
         }
       }
     }
-    long revision = revisions.numberFor(outcomes);
-    return read(
-        out -> {
-          out.writeStartObject();
-          out.writeStringField("version", String.join(", ", versions));
-          out.writeNumberField("revision", revision);
-          out.writeArrayFieldStart("sessions");
-          for (int i = 0; i < outcomes.size(); i++) {
-            if (outcomes.get(i).ok()) {
-              for (Session session : outcomes.get(i).value().sessions()) {
-                writeOwned(names.get(i), tree(session.json()), out);
-              }
-            }
-          }
-          out.writeEndArray();
-          if (!clis.isEmpty()) {
-            out.writeArrayFieldStart("clis");
-            for (JsonNode cli : clis.values()) {
-              JsonTree.write(cli, out);
-            }
-            out.writeEndArray();
-          }
-          writeReports(outcomes, out);
-          out.writeEndObject();
-        },
-        answers::state);
+    ObjectNode merged = NODES.objectNode();
+    merged.set("version", NODES.textNode(String.join(", ", versions)));
+    merged.set("revision", NODES.numberNode(revisions.numberFor(outcomes)));
+    ArrayNode rows = merged.putArray("sessions");
+    for (int i = 0; i < outcomes.size(); i++) {
+      if (outcomes.get(i).ok()) {
+        for (Session session : outcomes.get(i).value().sessions()) {
+          rows.add(owned(names.get(i), tree(session.json())));
+        }
+      }
+    }
+    if (!clis.isEmpty()) {
+      merged.putArray("clis").addAll(clis.values());
+    }
+    merged.set("engines", reports(outcomes));
+    return read(merged, answers::state);
   }
 
   private void checkSomeAnswered(List<? extends Outcome<?>> outcomes) {
@@ -309,39 +294,37 @@ public final class FanOutClient implements CliqueClient {
   }
 
   /** {@code "engines"}: how each engine answered, in order. */
-  private void writeReports(List<? extends Outcome<?>> outcomes, JsonGenerator out)
-      throws IOException {
-    out.writeArrayFieldStart("engines");
+  private ArrayNode reports(List<? extends Outcome<?>> outcomes) {
+    ArrayNode reports = NODES.arrayNode();
     for (int i = 0; i < outcomes.size(); i++) {
-      out.writeStartObject();
-      out.writeStringField("name", names.get(i));
-      out.writeBooleanField("ok", outcomes.get(i).ok());
-      out.writeStringField("error", outcomes.get(i).error()); // null when it answered
-      out.writeEndObject();
+      String error = outcomes.get(i).error(); // null when it answered
+      ObjectNode report = reports.addObject();
+      report.set("name", NODES.textNode(names.get(i)));
+      report.set("ok", NODES.booleanNode(error == null));
+      report.set("error", error == null ? NODES.nullNode() : NODES.textNode(error));
     }
-    out.writeEndArray();
+    return reports;
   }
 
   /**
    * A session row or wait answer of engine {@code name}: its id made {@code name:id}, its engine
    * named after it.
    */
-  private static void writeOwned(String name, JsonNode row, JsonGenerator out) throws IOException {
-    out.writeStartObject();
+  private static ObjectNode owned(String name, JsonNode row) {
+    ObjectNode owned = NODES.objectNode();
     for (Map.Entry<String, JsonNode> field : row.properties()) {
       if (field.getKey().equals("id")) {
-        out.writeStringField("id", name + SEPARATOR + field.getValue().asText());
-        out.writeStringField("engine", name);
+        owned.set("id", NODES.textNode(name + SEPARATOR + field.getValue().asText()));
+        owned.set("engine", NODES.textNode(name));
       } else if (!field.getKey().equals("engine")) {
-        out.writeFieldName(field.getKey());
-        JsonTree.write(field.getValue(), out);
+        owned.set(field.getKey(), field.getValue());
       }
     }
-    out.writeEndObject();
+    return owned;
   }
 
   private Session session(String name, Session session) {
-    return read(out -> writeOwned(name, tree(session.json()), out), answers::session);
+    return read(owned(name, tree(session.json())), answers::session);
   }
 
   private static JsonNode tree(String json) {
@@ -352,10 +335,11 @@ public final class FanOutClient implements CliqueClient {
     }
   }
 
-  private static <T> T read(JsonTree.Writing answer, AnswerParser<T> parser) {
+  /** A merged answer's values, from the tree made of it: its text written once, never read back. */
+  private static <T> T read(ObjectNode answer, AnswerParser<T> parser) {
     try {
-      return parser.parse(JsonText.read(JsonTree.write(answer)));
-    } catch (JsonProcessingException | MalformedAnswer e) {
+      return parser.parse(JsonText.of(answer));
+    } catch (MalformedAnswer e) {
       throw new IllegalStateException("a merged answer did not read back: " + e.getMessage(), e);
     }
   }

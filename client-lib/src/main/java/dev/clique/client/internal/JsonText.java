@@ -35,6 +35,20 @@ public final class JsonText {
   }
 
   /**
+   * A tree made here, with its compact text: what {@link #read} of that text would give (each
+   * number the same number, if not always in the same kind of node), without writing the text only
+   * to read it back.
+   *
+   * @param tree objects, arrays, strings, numbers, booleans and nulls; not to be changed after
+   * @return the answer, whose {@link #tree()} is {@code tree} itself
+   */
+  public static JsonText of(JsonNode tree) {
+    Map<JsonNode, int[]> spans = new IdentityHashMap<>();
+    String text = JsonTree.write(tree, spans);
+    return new JsonText(text, tree, spans);
+  }
+
+  /**
    * The answer, read.
    *
    * @return the tree, not to be changed

@@ -127,30 +127,19 @@ public final class JsonTree {
     }
   }
 
-  /** What writes one JSON value to a generator. */
-  @FunctionalInterface
-  public interface Writing {
-    /**
-     * Writes the value.
-     *
-     * @param out the generator, decimals written plain
-     * @throws IOException as the generator throws it
-     */
-    void to(JsonGenerator out) throws IOException;
-  }
-
   /**
-   * The compact JSON text {@code writing} writes, decimals plain: {@code 1767171234.80} stays that,
-   * never {@code 1.76717123480E9}.
+   * The compact text of {@code tree}, decimals plain ({@code 1767171234.80} stays that, never
+   * {@code 1.76717123480E9}), noting where each object of the tree stands in it as {@link
+   * #read(String, Map)} notes them: a tree made here need not be written and then read back.
    *
-   * @param writing what writes the one value
-   * @return its text
+   * @param spans where each object's first and last-plus-one character go, by node identity
    */
-  public static String write(Writing writing) {
+  static String write(JsonNode tree, Map<JsonNode, int[]> spans) {
     StringWriter text = new StringWriter();
     try (JsonGenerator out = FACTORY.createGenerator(text)) {
       out.enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
-      writing.to(out);
+      // What the generator has written so far: what reached the writer, and what it still holds.
+      write(tree, out, () -> text.getBuffer().length() + out.getOutputBuffered(), spans);
     } catch (IOException e) {
       throw new UncheckedIOException("writing to a string failed", e);
     }
@@ -165,19 +154,34 @@ public final class JsonTree {
    * @throws IOException as the generator throws it
    */
   public static void write(JsonNode node, JsonGenerator out) throws IOException {
+    write(node, out, null, null);
+  }
+
+  /** How many characters have been written. */
+  private interface Position {
+    int now();
+  }
+
+  private static void write(
+      JsonNode node, JsonGenerator out, Position position, Map<JsonNode, int[]> spans)
+      throws IOException {
     switch (node.getNodeType()) {
       case OBJECT -> {
         out.writeStartObject();
+        int start = spans == null ? 0 : position.now() - 1; // the brace just written
         for (Map.Entry<String, JsonNode> field : node.properties()) {
           out.writeFieldName(field.getKey());
-          write(field.getValue(), out);
+          write(field.getValue(), out, position, spans);
         }
         out.writeEndObject();
+        if (spans != null) {
+          spans.merge(node, new int[] {start, position.now()}, (earlier, later) -> later);
+        }
       }
       case ARRAY -> {
         out.writeStartArray();
         for (JsonNode element : node) {
-          write(element, out);
+          write(element, out, position, spans);
         }
         out.writeEndArray();
       }

@@ -3,6 +3,8 @@ package dev.clique.client.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Each object of an answer keeps the text the engine sent for it. */
@@ -21,5 +23,34 @@ class JsonTextTest {
     assertThat(answer.textOf(answer.tree().get("rows").get(1))).isEqualTo("{\"id\":\"b\"}");
     assertThatThrownBy(() -> answer.textOf(answer.tree().get("rows")))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aTreeMadeHereHasTheTextAndSpansItsTextReadBackWouldHave() throws Exception {
+    // Long enough that the generator hands its buffer to the writer more than once.
+    String tail = "x".repeat(9_000);
+    String sent =
+        "{\"rows\":[{\"id\":\"a\",\"say\":\"caf\u00e9 \\\"}\\\" \\n🙂\",\"n\":{\"x\":1.50,\"e\":{}}},"
+            + "{\"id\":\"b\",\"long\":\""
+            + tail
+            + "\",\"list\":[{\"k\":null},[],true,-7,12345678901234567890]}],"
+            + "\"t\":1767171234.80}";
+    JsonText read = JsonText.read(sent);
+
+    JsonText made = JsonText.of(read.tree());
+
+    assertThat(made.tree()).isSameAs(read.tree());
+    assertThat(made.textOf(made.tree())).isEqualTo(sent);
+    JsonNode rows = made.tree().get("rows");
+    for (JsonNode object :
+        List.of(
+            rows.get(0),
+            rows.get(0).get("n"),
+            rows.get(0).get("n").get("e"),
+            rows.get(1),
+            rows.get(1).get("list").get(0))) {
+      assertThat(made.textOf(object)).isEqualTo(read.textOf(object));
+    }
+    assertThatThrownBy(() -> made.textOf(rows)).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -1,0 +1,193 @@
+package dev.clique.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.fake.FakeEngine;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code clique ls} with an engines file: one table of every engine's sessions with an ENGINE
+ * column, a line naming each engine that did not answer, and a file others may read refused.
+ */
+class LsOverSeveralEnginesTest {
+  private static final String LAPTOP_TOKEN = "mxp_AAAApQ9rT7vW2xY5aB8cD1eF4gH6iJ0kL3mN5oP7qR9s";
+  private static final String DESK_TOKEN = "mxp_DDDDpQ9rT7vW2xY5aB8cD1eF4gH6iJ0kL3mN5oP7qR9s";
+  private static final String CLAUDE_ID = "3f2b8c1e-5a47-4d0e-9b6f-2c81d4e7a915";
+  private static final String SHELL_ID = "b7e4a0d2-91c3-4f6a-8e25-6d0f3c9a1b48";
+
+  @TempDir Path dir;
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+  private final Map<String, String> env = new HashMap<>();
+  private Path home;
+  private FakeEngine laptop;
+  private FakeEngine desk;
+
+  @BeforeEach
+  void start() throws IOException {
+    laptop = FakeEngine.start().servingTheContract(FakeEngine.ANY);
+    desk =
+        FakeEngine.start()
+            .servingTheContract(FakeEngine.ANY)
+            .failEveryRequest(FakeEngine.Fault.UNAUTHORIZED);
+    home =
+        Files.createDirectory(
+            dir.resolve("clique"),
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    env.put("CLIQUE_HOME", home.toString());
+    env.put("CLIQUE_TOKEN_LAPTOP", LAPTOP_TOKEN);
+    env.put("CLIQUE_TOKEN_DESK", DESK_TOKEN);
+    Environment.use(env);
+  }
+
+  @AfterEach
+  void stop() {
+    Environment.use(System.getenv());
+    laptop.close();
+    desk.close();
+  }
+
+  private Path enginesFile(String mode) throws IOException {
+    Path file = home.resolve(EnginesFile.NAME);
+    Files.writeString(
+        file,
+        "[engines.laptop]\nurl = \""
+            + laptop.url()
+            + "\"\ntoken_env = \"CLIQUE_TOKEN_LAPTOP\"\n\n[engines.desk]\nurl = \""
+            + desk.url()
+            + "\"\ntoken_env = \"CLIQUE_TOKEN_DESK\"\n");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode));
+    return file;
+  }
+
+  private int run(String... args) {
+    CommandLine command = CliqueCommand.commandLine();
+    command.setOut(new PrintWriter(out, true));
+    command.setErr(new PrintWriter(err, true));
+    return command.execute(args);
+  }
+
+  @Test
+  void theTableHasAnEngineColumnAndALineForTheEngineThatDidNotAnswer() throws Exception {
+    enginesFile("rw-------");
+
+    assertThat(run("ls")).as(err.toString()).isZero();
+
+    List<String> lines = out.toString().lines().toList();
+    String header = lines.get(0);
+    assertThat(header.split("\\s+"))
+        .containsExactly("ENGINE", "NAME", "CLI", "STATE", "WHY", "FOLDER", "AGE");
+    List<Map<String, String>> rows = new ArrayList<>();
+    for (String line : lines.subList(1, lines.size())) {
+      if (!line.startsWith("engine ")) {
+        rows.add(cells(header, line));
+      }
+    }
+    assertThat(rows).hasSize(2);
+    assertThat(rows.get(0))
+        .containsEntry("ENGINE", "laptop")
+        .containsEntry("NAME", "api refactor")
+        .containsEntry("CLI", "claude")
+        .containsEntry("STATE", "waiting")
+        .containsEntry("WHY", "permission: Edit: src/main/java/shop/OrderService.java")
+        .containsEntry("FOLDER", "/home/dev/src/shop-api");
+    assertThat(rows.get(0).get("AGE")).matches("\\d+[smhd]");
+    assertThat(rows.get(1))
+        .containsEntry("ENGINE", "laptop")
+        .containsEntry("NAME", "build")
+        .containsEntry("CLI", "shell")
+        .containsEntry("STATE", "stopped")
+        .containsEntry("WHY", "")
+        .containsEntry("FOLDER", "/home/dev/src/shop-web");
+    assertThat(lines.get(lines.size() - 1))
+        .startsWith("engine desk did not answer: ")
+        .contains("401: unauthorized");
+    assertThat(lines).filteredOn(line -> line.startsWith("engine ")).hasSize(1);
+    assertThat(err.toString()).isEmpty();
+    assertThat(out + err.toString()).doesNotContain(LAPTOP_TOKEN).doesNotContain(DESK_TOKEN);
+    assertThat(laptop.requestsTo("/api/state")).hasSize(1);
+    assertThat(desk.requestsTo("/api/state")).hasSize(1);
+  }
+
+  @Test
+  void jsonPrintsOnlyTheSessionsOnStdoutAndTheEngineThatDidNotAnswerOnStderr() throws Exception {
+    enginesFile("rw-------");
+
+    assertThat(run("ls", "--json")).as(err.toString()).isZero();
+
+    JsonNode sessions = new ObjectMapper().readTree(out.toString());
+    assertThat(sessions.isArray()).as(out.toString()).isTrue();
+    assertThat(sessions).hasSize(2);
+    assertThat(sessions.get(0).path("id").asText()).isEqualTo("laptop:" + CLAUDE_ID);
+    assertThat(sessions.get(1).path("id").asText()).isEqualTo("laptop:" + SHELL_ID);
+    assertThat(sessions).allSatisfy(s -> assertThat(s.path("engine").asText()).isEqualTo("laptop"));
+    assertThat(out.toString()).doesNotContain("desk");
+    assertThat(err.toString().lines())
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line)
+                    .startsWith("clique ls: engine desk did not answer: ")
+                    .contains("401: unauthorized"));
+    assertThat(out + err.toString()).doesNotContain(LAPTOP_TOKEN).doesNotContain(DESK_TOKEN);
+  }
+
+  @Test
+  void anEnginesFileOthersMayReadIsRefusedSayingHowToMendIt() throws Exception {
+    Path file = enginesFile("rw-r--r--");
+
+    assertThat(run("ls")).isEqualTo(1);
+
+    assertThat(err.toString())
+        .startsWith("clique ls: ")
+        .contains("open to others")
+        .contains("chmod 600 " + file);
+    assertThat(out.toString()).isEmpty();
+    assertThat(laptop.requests).isEmpty();
+    assertThat(desk.requests).isEmpty();
+  }
+
+  @Test
+  void localAsksOnlyThisMachinesEngineAndNoneOfTheFile() throws Exception {
+    enginesFile("rw-------");
+
+    assertThat(run("ls", "--local")).isEqualTo(1);
+
+    assertThat(err.toString()).contains("no engine is running for " + home);
+    assertThat(laptop.requests).isEmpty();
+    assertThat(desk.requests).isEmpty();
+  }
+
+  /** A row's cells by the header's column names, each column starting where its name does. */
+  private static Map<String, String> cells(String header, String line) {
+    List<String> names = List.of(header.split("\\s+"));
+    Map<String, String> cells = new HashMap<>();
+    int start = 0;
+    for (int i = 0; i < names.size(); i++) {
+      start = header.indexOf(names.get(i), start);
+      int end = i + 1 < names.size() ? header.indexOf(names.get(i + 1), start) : line.length();
+      cells.put(
+          names.get(i),
+          start >= line.length()
+              ? ""
+              : line.substring(start, Math.min(end, line.length())).strip());
+    }
+    return cells;
+  }
+}
