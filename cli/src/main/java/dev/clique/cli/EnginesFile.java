@@ -159,7 +159,15 @@ final class EnginesFile {
     try {
       return builder.build();
     } catch (IllegalArgumentException e) {
-      throw wrong(file, where + ": " + e.getMessage()); // plain HTTP refused: it says what to do
+      // Plain HTTP refused: the client says what to do, in its builder's words; here it is a key.
+      throw wrong(
+          file,
+          where
+              + ": "
+              + e.getMessage()
+                  .replace(
+                      "CliqueClient.Builder.allowPlainHttp(true)",
+                      "allow_plain_http = true in " + where));
     }
   }
 

@@ -170,6 +170,7 @@ class EnginesFileTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith(refused + ": [engines.lab]: ")
         .hasMessageContaining("https://")
+        .hasMessageContaining("allow_plain_http = true in [engines.lab]")
         .hasMessageNotContaining(TOKEN_A.substring(4));
 
     Path allowed =
