@@ -39,7 +39,6 @@ class ClientArtifactIT {
             "session-engine",
             "mcp-server",
             "cli",
-            "fake-engine",
             "model-servers",
             "conformance-tests",
             "benchmarks")) {
@@ -47,6 +46,9 @@ class ClientArtifactIT {
     }
     copyTree(ROOT.resolve("bom"), sources.resolve("bom"));
     copyTree(ROOT.resolve("client-lib"), sources.resolve("client-lib"));
+    // client-lib's tests use the fake engine, so -am builds it too: whole, not an empty jar.
+    copyTree(ROOT.resolve("fake-engine"), sources.resolve("fake-engine"));
+    copyTree(ROOT.resolve("contract"), sources.resolve("contract"));
     String installed =
         maven(
             sources,
