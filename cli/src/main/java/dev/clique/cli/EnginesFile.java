@@ -4,13 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.clique.client.CliqueClient;
 import dev.clique.engine.home.CliqueHome;
+import dev.clique.engine.home.PrivateFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -47,14 +46,6 @@ final class EnginesFile {
   private static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
   private static final Set<String> KEYS =
       Set.of("url", "token_env", "token_file", "timeout", "certificate_sha256", "allow_plain_http");
-  private static final Set<PosixFilePermission> OTHERS =
-      Set.of(
-          PosixFilePermission.GROUP_READ,
-          PosixFilePermission.GROUP_WRITE,
-          PosixFilePermission.GROUP_EXECUTE,
-          PosixFilePermission.OTHERS_READ,
-          PosixFilePermission.OTHERS_WRITE,
-          PosixFilePermission.OTHERS_EXECUTE);
 
   private EnginesFile() {}
 
@@ -75,7 +66,8 @@ final class EnginesFile {
    *     file, the engine and what to change, never a token
    */
   static CliqueClient read(Path file, Map<String, String> environment) throws IOException {
-    checkPrivate(file, "the engines file");
+    PrivateFile.require(
+        file, "engines file", "name your engines in it, one [engines.<name>] table each");
     JsonNode root;
     try {
       root = new TomlMapper().readTree(file.toFile());
@@ -197,7 +189,10 @@ final class EnginesFile {
       return token.strip();
     }
     Path path = file.resolveSibling(tokenFile);
-    checkPrivate(path, where + "'s token file");
+    PrivateFile.require(
+        path,
+        "token file of " + where,
+        "write that engine's read-only token in it, alone on one line, mode 0600");
     String content = Files.readString(path, StandardCharsets.UTF_8).strip();
     if (content.isEmpty() || content.contains("\n")) {
       throw wrong(file, where + "'s token file " + path + " must hold one token on one line");
@@ -214,30 +209,6 @@ final class EnginesFile {
       throw wrong(file, where + " " + key + " must be a non-empty string");
     }
     return value.textValue().strip();
-  }
-
-  /** Refuses a file others may read or write: it says where tokens are, or holds one. */
-  private static void checkPrivate(Path path, String what) throws IOException {
-    if (!Files.isRegularFile(path)) {
-      throw new NoSuchFileException(path.toString(), null, what + " is not there");
-    }
-    Set<PosixFilePermission> permissions;
-    try {
-      permissions = Files.getPosixFilePermissions(path);
-    } catch (UnsupportedOperationException notPosix) {
-      return;
-    }
-    if (permissions.stream().anyMatch(OTHERS::contains)) {
-      throw new IllegalArgumentException(
-          what
-              + " "
-              + path
-              + " is open to others ("
-              + PosixFilePermissions.toString(permissions)
-              + "): make it yours alone with `chmod 600 "
-              + path
-              + "`");
-    }
   }
 
   private static IllegalArgumentException wrong(Path file, String what) {

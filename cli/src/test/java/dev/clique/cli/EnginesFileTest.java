@@ -8,7 +8,6 @@ import dev.clique.client.Session;
 import dev.clique.fake.FakeEngine;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
@@ -80,8 +79,8 @@ class EnginesFileTest {
             "rw-r--r--");
 
     assertThatThrownBy(() -> EnginesFile.read(file, Map.of("T", TOKEN_A)))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("open to others (rw-r--r--)")
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("can be read by others than its owner (mode rw-r--r--)")
         .hasMessageContaining("chmod 600 " + file);
   }
 
@@ -95,8 +94,8 @@ class EnginesFileTest {
             "rw-------");
 
     assertThatThrownBy(() -> EnginesFile.read(file, Map.of()))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("[engines.a]'s token file")
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("the token file of [engines.a]")
         .hasMessageContaining("chmod 600")
         .hasMessageNotContaining(TOKEN_A);
   }
@@ -146,16 +145,16 @@ class EnginesFileTest {
   @Test
   void aMissingFileOrTokenFileIsAnIoFailureNamingIt() throws Exception {
     assertThatThrownBy(() -> EnginesFile.read(home.resolve("engines.toml"), Map.of()))
-        .isInstanceOf(NoSuchFileException.class)
-        .hasMessageContaining("engines.toml");
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("engines.toml does not exist");
     Path file =
         write(
             "engines.toml",
             "[engines.a]\nurl = \"" + a.url() + "\"\ntoken_file = \"gone.token\"\n",
             "rw-------");
     assertThatThrownBy(() -> EnginesFile.read(file, Map.of()))
-        .isInstanceOf(NoSuchFileException.class)
-        .hasMessageContaining("gone.token");
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("gone.token does not exist: write that engine's read-only token");
   }
 
   @Test

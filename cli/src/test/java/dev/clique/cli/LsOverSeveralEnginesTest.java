@@ -156,7 +156,7 @@ class LsOverSeveralEnginesTest {
 
     assertThat(err.toString())
         .startsWith("clique ls: ")
-        .contains("open to others")
+        .contains("can be read by others than its owner")
         .contains("chmod 600 " + file);
     assertThat(out.toString()).isEmpty();
     assertThat(laptop.requests).isEmpty();

@@ -1,5 +1,6 @@
 package dev.clique.engine.http;
 
+import dev.clique.engine.home.PrivateFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -9,8 +10,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.MessageDigest;
@@ -22,12 +21,10 @@ import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -49,15 +46,6 @@ public final class TlsKeystore {
 
   /** A file (mode 0600) that holds the keystore's password on its first line. */
   public static final String PASSWORD_FILE = "CLIQUE_TLS_PASSWORD_FILE";
-
-  private static final Set<PosixFilePermission> OTHERS =
-      EnumSet.of(
-          PosixFilePermission.GROUP_READ,
-          PosixFilePermission.GROUP_WRITE,
-          PosixFilePermission.GROUP_EXECUTE,
-          PosixFilePermission.OTHERS_READ,
-          PosixFilePermission.OTHERS_WRITE,
-          PosixFilePermission.OTHERS_EXECUTE);
 
   private static final String HOW_TO_MAKE_ONE =
       "make one with `keytool -genkeypair -keyalg EC -groupname secp256r1 -alias engine"
@@ -118,8 +106,8 @@ public final class TlsKeystore {
    *     is wrong, or the keystore holds no key or several; the message says what to do
    */
   public static TlsKeystore load(Path keystore, Path passwordFile) throws IOException {
-    requirePrivateFile(keystore, "TLS keystore (" + KEYSTORE + ")", HOW_TO_MAKE_ONE);
-    requirePrivateFile(
+    PrivateFile.require(keystore, "TLS keystore (" + KEYSTORE + ")", HOW_TO_MAKE_ONE);
+    PrivateFile.require(
         passwordFile,
         "TLS password file (" + PASSWORD_FILE + ")",
         "write the keystore's password into it and `chmod 600` it");
@@ -264,38 +252,6 @@ public final class TlsKeystore {
               + "): keep the engine's one alone in it");
     }
     return keys.get(0);
-  }
-
-  private static void requirePrivateFile(Path file, String what, String howToMakeOne)
-      throws IOException {
-    if (!Files.exists(file)) {
-      throw new IOException("the " + what + " " + file + " does not exist: " + howToMakeOne);
-    }
-    if (!Files.isRegularFile(file)) {
-      throw new IOException("the " + what + " " + file + " is not a regular file");
-    }
-    Set<PosixFilePermission> mode;
-    try {
-      mode = Files.getPosixFilePermissions(file);
-    } catch (UnsupportedOperationException e) {
-      return; // a file system without POSIX modes says nothing of who reads it
-    }
-    if (!Collections.disjoint(mode, OTHERS)) {
-      throw new IOException(
-          "the "
-              + what
-              + " "
-              + file
-              + " can be read by others than its owner (mode "
-              + PosixFilePermissions.toString(mode)
-              + "): `chmod 600 "
-              + file
-              + "`");
-    }
-    if (!Files.isReadable(file)) {
-      throw new IOException(
-          "the " + what + " " + file + " cannot be read by this user: it must be its owner's");
-    }
   }
 
   /** The first line of the file, without its line end; the bytes are wiped once read. */
