@@ -26,7 +26,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.function.BiFunction;
 import java.util.regex.Pattern;
 
@@ -365,7 +364,7 @@ public final class FanOutClient implements CliqueClient {
             named.complete(value);
             return;
           }
-          Throwable cause = unwrapped(failure);
+          Throwable cause = Sync.cause(failure);
           named.completeExceptionally(
               cause instanceof CliqueException clique
                   ? new CliqueException(
@@ -384,15 +383,6 @@ public final class FanOutClient implements CliqueClient {
           }
         });
     return named;
-  }
-
-  private static Throwable unwrapped(Throwable failure) {
-    Throwable cause = failure;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
-    return cause;
   }
 
   /** The engine an id names and its own id there; {@code null} when it names none. */
@@ -437,7 +427,7 @@ public final class FanOutClient implements CliqueClient {
     }
 
     static <T> Outcome<T> failed(Throwable failure) {
-      Throwable cause = unwrapped(failure);
+      Throwable cause = Sync.cause(failure);
       // The engine's own client wrote the message, its token scrubbed from it.
       String message = cause instanceof CliqueException ? cause.getMessage() : cause.toString();
       return new Outcome<>(null, message == null ? cause.getClass().getSimpleName() : message);

@@ -40,11 +40,7 @@ public final class Sync {
 
   /** The failure itself, out of the wrappers a future puts around it. */
   private static CliqueException rethrow(Throwable failure) {
-    Throwable cause = failure;
-    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
-        && cause.getCause() != null) {
-      cause = cause.getCause();
-    }
+    Throwable cause = cause(failure);
     if (cause instanceof CliqueException clique) {
       return clique;
     }
@@ -55,5 +51,15 @@ public final class Sync {
       throw error;
     }
     throw new CompletionException(cause);
+  }
+
+  /** A future's failure itself, out of the wrappers a future puts around it. */
+  static Throwable cause(Throwable failure) {
+    Throwable cause = failure;
+    while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+        && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 }
