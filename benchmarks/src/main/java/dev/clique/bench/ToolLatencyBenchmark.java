@@ -3,7 +3,9 @@ package dev.clique.bench;
 import dev.clique.client.CliqueClient;
 import dev.clique.client.CliqueException;
 import dev.clique.client.SessionState;
+import java.io.File;
 import java.io.IOException;
+import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -105,7 +107,8 @@ final class ToolLatencyBenchmark implements Benchmark {
 
   /**
    * VmRSS (target) and VmHWM (its peak) of fresh {@code clique mcp} processes after 1,000 calls,
-   * the five tools in turn, as a user runs it: through bin/clique, with its class-data archive.
+   * the five tools in turn, as a user runs it: through bin/clique, with its class-data archive;
+   * beside them, the same of {@link LibraryFloor}, clique's libraries doing the least a call needs.
    */
   private static List<Figure> memory(BenchEngine engine, Settings settings) throws Exception {
     int calls = settings.scale(1_000, 50);
@@ -113,19 +116,9 @@ final class ToolLatencyBenchmark implements Benchmark {
     boolean archive =
         ClassDataArchive.await(settings.launcher(), engine.mcpEnv(), settings.scale(60, 10));
     String[][] tools = tools(engine.sessions.get(0));
-    Samples rss = new Samples();
-    Samples peak = new Samples();
-    for (int p = 0; p < processes; p++) {
-      try (McpProcess mcp = McpProcess.start(clique(settings), engine.mcpEnv())) {
-        mcp.roundTrip(McpProcess.initialize(1));
-        for (int i = 0; i < calls; i++) {
-          call(mcp, tools[i % tools.length]);
-        }
-        Map<String, String> status = status(mcp.pid());
-        rss.add(mebibytes(status.get("VmRSS")));
-        peak.add(mebibytes(status.get("VmHWM")));
-      }
-    }
+    Samples[] clique = residentAfter(clique(settings), engine, calls, processes, tools);
+    Samples[] floor =
+        residentAfter(libraryFloor(engine, settings, calls), engine, calls, processes, tools);
     String many = String.format("%,d", calls);
     String how =
         processes
@@ -135,8 +128,92 @@ final class ToolLatencyBenchmark implements Benchmark {
             + (archive ? "" : ", **without** the class-data archive");
     return List.of(
         Figure.atMost(
-            "RSS of `clique mcp` after " + many + " calls", "MiB", rss, 48, "VmRSS; " + how),
-        Figure.reference("its peak RSS", "MiB", peak, "VmHWM of the same processes"));
+            "RSS of `clique mcp` after " + many + " calls", "MiB", clique[0], 48, "VmRSS; " + how),
+        Figure.reference("its peak RSS", "MiB", clique[1], "VmHWM of the same processes"),
+        Figure.reference(
+            "RSS of the least clique's libraries do, the same way",
+            "MiB",
+            floor[0],
+            "VmRSS; OkHttp (plain HTTP) and Jackson's streaming API, no clique code: each call"
+                + " copies `/api/state` into its answer; bin/clique's JVM options and a"
+                + " class-data archive of its own; "
+                + how));
+  }
+
+  /** VmRSS and VmHWM of fresh processes of {@code command} after {@code calls} calls. */
+  private static Samples[] residentAfter(
+      List<String> command, BenchEngine engine, int calls, int processes, String[][] tools)
+      throws Exception {
+    Samples rss = new Samples();
+    Samples peak = new Samples();
+    for (int p = 0; p < processes; p++) {
+      try (McpProcess mcp = McpProcess.start(command, engine.mcpEnv())) {
+        mcp.roundTrip(McpProcess.initialize(1));
+        for (int i = 0; i < calls; i++) {
+          call(mcp, tools[i % tools.length]);
+        }
+        Map<String, String> status = status(mcp.pid());
+        rss.add(mebibytes(status.get("VmRSS")));
+        peak.add(mebibytes(status.get("VmHWM")));
+      }
+    }
+    return new Samples[] {rss, peak};
+  }
+
+  /**
+   * The command of {@link LibraryFloor}, with the JVM options bin/clique gives {@code clique mcp}
+   * and a static class-data archive of the classes it loads, as bin/clique makes one for itself:
+   * listed in a training run, then dumped.
+   */
+  private static List<String> libraryFloor(BenchEngine engine, Settings settings, int calls)
+      throws Exception {
+    String classPath =
+        String.join(
+            File.pathSeparator,
+            settings.echoClassPath(),
+            jarOf(okhttp3.OkHttpClient.class),
+            jarOf(okio.Buffer.class),
+            jarOf(kotlin.Unit.class),
+            jarOf(com.fasterxml.jackson.core.JsonFactory.class));
+    List<String> java = new ArrayList<>();
+    java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    java.addAll(ColdStartBenchmark.launcherFlags(settings.launcher()));
+    Path classList = engine.home.resolve("library-floor.classlist");
+    Path archive = engine.home.resolve("library-floor.jsa");
+    List<String> training = new ArrayList<>(java);
+    training.addAll(
+        List.of(
+            "-XX:DumpLoadedClassList=" + classList,
+            "-cp",
+            classPath,
+            LibraryFloor.class.getName()));
+    residentAfter(training, engine, Math.min(calls, 50), 1, tools(engine.sessions.get(0)));
+    List<String> dump = new ArrayList<>(java);
+    dump.addAll(
+        List.of(
+            "-Xshare:dump",
+            "-XX:SharedClassListFile=" + classList,
+            "-XX:SharedArchiveFile=" + archive,
+            "-cp",
+            classPath));
+    Process dumping =
+        new ProcessBuilder(dump).redirectErrorStream(true).redirectOutput(Redirect.DISCARD).start();
+    if (dumping.waitFor() != 0 || !Files.exists(archive)) {
+      throw new IllegalStateException("dumping the library floor's archive failed: " + dump);
+    }
+    List<String> command = new ArrayList<>(java);
+    command.addAll(
+        List.of(
+            "-Xshare:on",
+            "-XX:SharedArchiveFile=" + archive,
+            "-cp",
+            classPath,
+            LibraryFloor.class.getName()));
+    return command;
+  }
+
+  private static String jarOf(Class<?> type) throws Exception {
+    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 
   private static List<String> clique(Settings settings) {

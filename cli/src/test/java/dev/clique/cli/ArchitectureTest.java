@@ -51,6 +51,18 @@ class ArchitectureTest {
   }
 
   @Test
+  void noShippedModuleUsesReactor() {
+    // The SDK brings Reactor along; clique's answers are the JDK's futures. Reactor's classes,
+    // about three hundred, once made a fifth of what a clique mcp process loads.
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("reactor..")
+        .because("an answer is a CompletableFuture, its steps made by mcp's protocol.Futures")
+        .check(CLIQUE);
+  }
+
+  @Test
   void theToolsReachSessionsOnlyThroughTheClientsPublicApi() {
     noClasses()
         .that()

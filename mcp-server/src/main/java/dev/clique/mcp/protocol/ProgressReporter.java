@@ -8,7 +8,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import reactor.core.Disposable;
 
 /**
  * Sends {@code notifications/progress} for a request that asked for it ({@code
@@ -49,14 +48,14 @@ final class ProgressReporter implements AutoCloseable {
   }
 
   /**
-   * Starts reporting for one request; disposing the handle stops it, and no notification is sent
-   * once {@code dispose()} has returned, so the final answer is always the last word.
+   * Starts reporting for one request; running what it gives stops it, and no notification is sent
+   * once that has returned, so the final answer is always the last word.
    */
-  Disposable start(JsonNode token, String what) {
+  Runnable start(JsonNode token, String what) {
     Ticker ticker = new Ticker(token, what);
     long nanos = every.toNanos();
     ticker.schedule(timer.scheduleAtFixedRate(ticker, nanos, nanos, TimeUnit.NANOSECONDS));
-    return ticker;
+    return ticker::stop;
   }
 
   @Override
@@ -64,7 +63,7 @@ final class ProgressReporter implements AutoCloseable {
     timer.shutdownNow();
   }
 
-  private final class Ticker implements Runnable, Disposable {
+  private final class Ticker implements Runnable {
     private final JsonNode token;
     private final String what;
     private final long started = System.nanoTime();
@@ -98,17 +97,11 @@ final class ProgressReporter implements AutoCloseable {
       out.write(JsonRpc.notification("notifications/progress", params));
     }
 
-    @Override
-    public synchronized void dispose() {
+    synchronized void stop() {
       stopped = true;
       if (schedule != null) {
         schedule.cancel(false);
       }
-    }
-
-    @Override
-    public synchronized boolean isDisposed() {
-      return stopped;
     }
   }
 }

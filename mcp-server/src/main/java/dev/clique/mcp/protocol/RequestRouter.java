@@ -10,13 +10,11 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
-import reactor.core.Disposables;
-import reactor.core.publisher.Mono;
 
 /**
  * Every request, answered: the handshake ({@code initialize}, {@code ping}, and the modern era's
@@ -34,7 +32,7 @@ public final class RequestRouter implements MessageHandler {
   private final ServerIdentity server;
   private final Map<String, Route> routes;
   private final ProgressReporter progress;
-  private final Map<String, Disposable.Swap> pending = new ConcurrentHashMap<>();
+  private final Map<String, CompletableFuture<Void>> pending = new ConcurrentHashMap<>();
 
   /**
    * @param out where answers go
@@ -70,9 +68,9 @@ public final class RequestRouter implements MessageHandler {
   /** Cancels every pending request (stdin closed): their HTTP calls are aborted. */
   public void cancelAll() {
     for (String key : List.copyOf(pending.keySet())) {
-      Disposable call = pending.remove(key);
+      CompletableFuture<Void> call = pending.remove(key);
       if (call != null) {
-        call.dispose();
+        call.cancel(true);
       }
     }
   }
@@ -122,9 +120,10 @@ public final class RequestRouter implements MessageHandler {
   public void notification(String method, ObjectNode message) {
     if (method.equals("notifications/cancelled")) {
       JsonNode requestId = message.path("params").path("requestId");
-      Disposable call = requestId.isMissingNode() ? null : pending.remove(Json.write(requestId));
+      CompletableFuture<Void> call =
+          requestId.isMissingNode() ? null : pending.remove(Json.write(requestId));
       if (call != null) {
-        call.dispose();
+        call.cancel(true);
       }
     }
     // Nothing else a client tells us changes what we answer: initialized, roots, progress.
@@ -136,35 +135,37 @@ public final class RequestRouter implements MessageHandler {
    */
   private void serve(
       JsonNode id, String key, String method, Route route, JsonNode params, boolean modern) {
-    Disposable.Swap slot = Disposables.swap();
+    // The request while it is pending: done when answered, cancelled when the client cancels it.
+    CompletableFuture<Void> slot = new CompletableFuture<>();
     if (pending.putIfAbsent(key, slot) != null) {
       out.write(inUse(id, key));
       return;
     }
     JsonNode token = method.equals("tools/call") ? ProgressReporter.token(params) : null;
-    Disposable ticking =
-        token == null
-            ? Disposables.disposed()
-            : progress.start(token, params.path("name").asText());
-    slot.update(
-        Mono.defer(() -> route.answer(id, params, modern))
-            .switchIfEmpty(Mono.error(() -> new IllegalStateException(method + " gave no answer")))
-            .doFinally(
-                signal -> {
-                  ticking.dispose();
-                  pending.remove(key, slot);
-                })
-            .subscribe(
-                result -> {
-                  pending.remove(key, slot);
-                  ticking.dispose();
-                  out.write(answer(id, method, result, modern));
-                },
-                failure -> {
-                  pending.remove(key, slot);
-                  ticking.dispose();
-                  out.write(refusal(id, method, failure));
-                }));
+    Runnable stopTicking =
+        token == null ? () -> {} : progress.start(token, params.path("name").asText());
+    CompletableFuture<?> answer = Futures.start(() -> route.answer(id, params, modern));
+    slot.whenComplete(
+        (done, cancelled) -> {
+          pending.remove(key, slot);
+          stopTicking.run();
+          if (slot.isCancelled()) {
+            answer.cancel(true);
+          }
+        });
+    answer.whenComplete(
+        (result, failure) -> {
+          if (!slot.complete(null)) {
+            return; // cancelled: a cancelled request is never answered
+          }
+          if (failure != null) {
+            out.write(refusal(id, method, Futures.cause(failure)));
+          } else if (result == null) {
+            out.write(refusal(id, method, new IllegalStateException(method + " gave no answer")));
+          } else {
+            out.write(answer(id, method, result, modern));
+          }
+        });
   }
 
   /** A route's failure as an error answer: the protocol's own, or an internal error. */

@@ -8,6 +8,7 @@ import dev.clique.client.CliqueClient;
 import dev.clique.client.CliqueException;
 import dev.clique.client.EngineState;
 import dev.clique.mcp.protocol.FrameWriter;
+import dev.clique.mcp.protocol.Futures;
 import dev.clique.mcp.protocol.JsonRpc;
 import dev.clique.mcp.protocol.ProtocolError;
 import dev.clique.mcp.protocol.Route;
@@ -16,7 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import reactor.core.publisher.Mono;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The resource methods, served by the router itself: {@code resources/list}, {@code
@@ -46,7 +47,7 @@ public final class ResourceRoutes implements AutoCloseable {
     routes.put("resources/list", (id, params, modern) -> resources.list());
     routes.put(
         "resources/templates/list",
-        (id, params, modern) -> Mono.fromSupplier(SessionResources::templates));
+        (id, params, modern) -> CompletableFuture.completedFuture(SessionResources.templates()));
     routes.put("resources/read", this::read);
     routes.put("resources/subscribe", this::subscribe);
     routes.put("resources/unsubscribe", this::unsubscribe);
@@ -55,8 +56,9 @@ public final class ResourceRoutes implements AutoCloseable {
     routes.replaceAll(
         (method, route) ->
             (id, params, modern) ->
-                Mono.defer(() -> route.answer(id, params, modern))
-                    .onErrorMap(failure -> refusal(failure, modern)));
+                Futures.mapFailure(
+                    Futures.start(() -> route.answer(id, params, modern)),
+                    failure -> refusal(failure, modern)));
     return routes;
   }
 
@@ -66,37 +68,36 @@ public final class ResourceRoutes implements AutoCloseable {
     subscriptions.close();
   }
 
-  private Mono<ObjectNode> read(JsonNode id, JsonNode params, boolean modern) {
+  private CompletableFuture<ObjectNode> read(JsonNode id, JsonNode params, boolean modern) {
     String uri = uriParam("resources/read", params);
     return resources.read(uri, known(uri));
   }
 
-  private Mono<ObjectNode> subscribe(JsonNode id, JsonNode params, boolean modern) {
+  private CompletableFuture<ObjectNode> subscribe(JsonNode id, JsonNode params, boolean modern) {
     earlierEraOnly("resources/subscribe", modern);
     String uri = uriParam("resources/subscribe", params);
     ResourceUri parsed = known(uri);
-    return resources
-        .existing(List.of(parsed))
-        .map(
-            seen -> {
-              subscriptions.subscribe(uri, parsed, seen);
-              return NODES.objectNode();
-            });
+    return Futures.map(
+        resources.existing(List.of(parsed)),
+        seen -> {
+          subscriptions.subscribe(uri, parsed, seen);
+          return NODES.objectNode();
+        });
   }
 
-  private Mono<ObjectNode> unsubscribe(JsonNode id, JsonNode params, boolean modern) {
+  private CompletableFuture<ObjectNode> unsubscribe(JsonNode id, JsonNode params, boolean modern) {
     earlierEraOnly("resources/unsubscribe", modern);
     String uri = uriParam("resources/unsubscribe", params);
     known(uri);
     subscriptions.unsubscribe(uri);
-    return Mono.just(NODES.objectNode());
+    return CompletableFuture.completedFuture(NODES.objectNode());
   }
 
   /**
    * A listen: checked, acknowledged, then open until it is cancelled; its answer never comes
    * otherwise (the process ends first).
    */
-  private Mono<ObjectNode> listen(JsonNode id, JsonNode params, boolean modern) {
+  private CompletableFuture<ObjectNode> listen(JsonNode id, JsonNode params, boolean modern) {
     if (!modern) {
       throw new ProtocolError(
           JsonRpc.METHOD_NOT_FOUND,
@@ -139,17 +140,19 @@ public final class ResourceRoutes implements AutoCloseable {
       ArrayNode followed = agreed.putArray("resourceSubscriptions");
       uris.keySet().forEach(followed::add);
     }
-    Mono<Optional<EngineState>> baseline =
+    CompletableFuture<Optional<EngineState>> baseline =
         listen.wantsAny()
-            ? resources.existing(new ArrayList<>(uris.values())).map(Optional::of)
-            : Mono.just(Optional.empty());
-    return baseline
-        .flatMap(
+            ? Futures.map(resources.existing(new ArrayList<>(uris.values())), Optional::of)
+            : CompletableFuture.completedFuture(Optional.empty());
+    CompletableFuture<ObjectNode> open =
+        Futures.then(
+            baseline,
             seen -> {
               subscriptions.listen(listen, agreed, seen.orElse(null));
-              return Mono.<ObjectNode>never();
-            })
-        .doFinally(signal -> subscriptions.end(listen));
+              return new CompletableFuture<>(); // answered never: open until cancelled
+            });
+    open.whenComplete((never, cancelled) -> subscriptions.end(listen));
+    return open;
   }
 
   private static void earlierEraOnly(String method, boolean modern) {

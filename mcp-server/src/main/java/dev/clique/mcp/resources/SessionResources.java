@@ -8,12 +8,11 @@ import dev.clique.client.CliqueClient;
 import dev.clique.client.CliqueException;
 import dev.clique.client.EngineState;
 import dev.clique.client.Session;
+import dev.clique.mcp.protocol.Futures;
 import dev.clique.mcp.protocol.Json;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
-import reactor.core.publisher.Mono;
 
 /**
  * What the resources show, read through the GET-only client: the list of sessions, one session's
@@ -33,34 +32,32 @@ final class SessionResources {
   }
 
   /** {@code resources/list}: the list itself, then one resource per session. */
-  Mono<ObjectNode> list() {
-    return read(client::stateAsync)
-        .map(
-            state -> {
-              ObjectNode result = NODES.objectNode();
-              ArrayNode resources = result.putArray("resources");
-              resources.add(
-                  described(
-                      NODES.objectNode().put("uri", ResourceUri.SESSIONS).put("name", "sessions"),
-                      "Sessions",
-                      "Every coding-agent session clique runs and its state, as list_sessions"
-                          + " shows them."));
-              for (Session session : state.sessions()) {
-                String title =
-                    session.name() + " (" + session.cliLabel() + ", " + session.project() + ")";
-                resources.add(
-                    described(
-                        NODES
-                            .objectNode()
-                            .put(
-                                "uri",
-                                ResourceUri.of(ResourceUri.Kind.SESSION, session.id()).text())
-                            .put("name", session.name()),
-                        title,
-                        "One session: its CLI, folder, state and, when a person is needed, why."));
-              }
-              return result;
-            });
+  CompletableFuture<ObjectNode> list() {
+    return Futures.map(
+        Futures.start(client::stateAsync),
+        state -> {
+          ObjectNode result = NODES.objectNode();
+          ArrayNode resources = result.putArray("resources");
+          resources.add(
+              described(
+                  NODES.objectNode().put("uri", ResourceUri.SESSIONS).put("name", "sessions"),
+                  "Sessions",
+                  "Every coding-agent session clique runs and its state, as list_sessions"
+                      + " shows them."));
+          for (Session session : state.sessions()) {
+            String title =
+                session.name() + " (" + session.cliLabel() + ", " + session.project() + ")";
+            resources.add(
+                described(
+                    NODES
+                        .objectNode()
+                        .put("uri", ResourceUri.of(ResourceUri.Kind.SESSION, session.id()).text())
+                        .put("name", session.name()),
+                    title,
+                    "One session: its CLI, folder, state and, when a person is needed, why."));
+          }
+          return result;
+        });
   }
 
   /** {@code resources/templates/list}: a session, its pane and its conversation, by id. */
@@ -89,31 +86,33 @@ final class SessionResources {
   }
 
   /** {@code resources/read} of {@code uri}: its one content, JSON text, named as it was asked. */
-  Mono<ObjectNode> read(String asked, ResourceUri uri) {
-    Mono<ObjectNode> shown =
+  CompletableFuture<ObjectNode> read(String asked, ResourceUri uri) {
+    CompletableFuture<ObjectNode> shown =
         switch (uri.kind()) {
           case SESSIONS ->
-              read(client::stateAsync)
-                  .map(
-                      state -> {
-                        ObjectNode list = NODES.objectNode();
-                        ArrayNode rows = list.putArray("sessions");
-                        state
-                            .sessions()
-                            .forEach(session -> rows.add(Json.readAnswer(session.json())));
-                        return list;
-                      });
+              Futures.map(
+                  Futures.start(client::stateAsync),
+                  state -> {
+                    ObjectNode list = NODES.objectNode();
+                    ArrayNode rows = list.putArray("sessions");
+                    state.sessions().forEach(session -> rows.add(Json.readAnswer(session.json())));
+                    return list;
+                  });
           case SESSION ->
-              read(client::stateAsync)
-                  .map(state -> object(Json.readAnswer(row(state, uri).json())));
+              Futures.map(
+                  Futures.start(client::stateAsync),
+                  state -> object(Json.readAnswer(row(state, uri).json())));
           case PANE ->
-              bySession(uri, () -> client.peekAsync(uri.sessionId()))
-                  .map(p -> object(Json.readAnswer(p.json())));
+              Futures.map(
+                  bySession(uri, () -> client.peekAsync(uri.sessionId())),
+                  p -> object(Json.readAnswer(p.json())));
           case CONVERSATION ->
-              bySession(uri, () -> client.conversationAsync(uri.sessionId()))
-                  .map(c -> object(Json.readAnswer(c.json())));
+              Futures.map(
+                  bySession(uri, () -> client.conversationAsync(uri.sessionId())),
+                  c -> object(Json.readAnswer(c.json())));
         };
-    return shown.map(
+    return Futures.map(
+        shown,
         json -> {
           ObjectNode result = NODES.objectNode();
           result
@@ -130,17 +129,17 @@ final class SessionResources {
    * The engine's state, once every session {@code uris} are about is in it: what a subscription
    * starts from. Fails with an {@link UnknownResource} for the first one that is not.
    */
-  Mono<EngineState> existing(List<ResourceUri> uris) {
-    return read(client::stateAsync)
-        .map(
-            state -> {
-              for (ResourceUri uri : uris) {
-                if (uri.kind() != ResourceUri.Kind.SESSIONS) {
-                  row(state, uri);
-                }
-              }
-              return state;
-            });
+  CompletableFuture<EngineState> existing(List<ResourceUri> uris) {
+    return Futures.map(
+        Futures.start(client::stateAsync),
+        state -> {
+          for (ResourceUri uri : uris) {
+            if (uri.kind() != ResourceUri.Kind.SESSIONS) {
+              row(state, uri);
+            }
+          }
+          return state;
+        });
   }
 
   private static Session row(EngineState state, ResourceUri uri) {
@@ -151,24 +150,20 @@ final class SessionResources {
   }
 
   /** A read about one session: the engine's 404 is a session it does not have. */
-  private static <T> Mono<T> bySession(ResourceUri uri, Supplier<CompletableFuture<T>> call) {
-    return read(call)
-        .onErrorMap(
-            failure ->
-                failure instanceof CliqueException clique
-                    && clique.kind() == CliqueException.Kind.NOT_FOUND,
-            failure -> new UnknownResource(uri.text(), "no session with id " + uri.sessionId()))
-        .onErrorMap(
-            IllegalArgumentException.class,
-            refused -> new UnknownResource(uri.text(), refused.getMessage()));
-  }
-
-  /** One client call; cancelling the read cancels its HTTP call. */
-  private static <T> Mono<T> read(Supplier<CompletableFuture<T>> call) {
-    return Mono.fromFuture(call)
-        .onErrorMap(
-            failure -> failure instanceof CompletionException && failure.getCause() != null,
-            Throwable::getCause);
+  private static <T> CompletableFuture<T> bySession(
+      ResourceUri uri, Supplier<CompletableFuture<T>> call) {
+    return Futures.mapFailure(
+        Futures.start(call),
+        failure -> {
+          if (failure instanceof CliqueException clique
+              && clique.kind() == CliqueException.Kind.NOT_FOUND) {
+            return new UnknownResource(uri.text(), "no session with id " + uri.sessionId());
+          }
+          if (failure instanceof IllegalArgumentException refused) {
+            return new UnknownResource(uri.text(), refused.getMessage());
+          }
+          return failure;
+        });
   }
 
   private static ObjectNode object(JsonNode json) {

@@ -3,7 +3,7 @@ package dev.clique.mcp.tools;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.Map;
-import reactor.core.publisher.Mono;
+import java.util.concurrent.CompletableFuture;
 
 /** One read-only MCP tool: its definition, and a call that only reads through the client. */
 public interface CliqueTool {
@@ -13,5 +13,5 @@ public interface CliqueTool {
   Tool definition();
 
   /** Runs the tool; failures come back as tool errors ({@code isError: true}), never thrown. */
-  Mono<CallToolResult> call(Map<String, Object> arguments);
+  CompletableFuture<CallToolResult> call(Map<String, Object> arguments);
 }

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import reactor.core.publisher.Mono;
+import java.util.concurrent.CompletableFuture;
 
 /** {@code conversation}: what the person asked and the agent answered, from the CLI's files. */
 public final class ConversationTool implements CliqueTool {
@@ -46,12 +46,12 @@ public final class ConversationTool implements CliqueTool {
   }
 
   @Override
-  public Mono<CallToolResult> call(Map<String, Object> arguments) {
+  public CompletableFuture<CallToolResult> call(Map<String, Object> arguments) {
     String id;
     try {
       id = Arguments.check(arguments, Set.of("id")).id();
     } catch (ToolArgumentException e) {
-      return Mono.just(ToolResults.error(e.getMessage()));
+      return CompletableFuture.completedFuture(ToolResults.error(e.getMessage()));
     }
     return ToolResults.read(
         () -> client.conversationAsync(id),

@@ -6,7 +6,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import reactor.core.publisher.Mono;
+import java.util.concurrent.CompletableFuture;
 
 /** {@code get_session}: one session's row of {@code GET /api/state}. */
 public final class GetSessionTool implements CliqueTool {
@@ -32,12 +32,12 @@ public final class GetSessionTool implements CliqueTool {
   }
 
   @Override
-  public Mono<CallToolResult> call(Map<String, Object> arguments) {
+  public CompletableFuture<CallToolResult> call(Map<String, Object> arguments) {
     String id;
     try {
       id = Arguments.check(arguments, Set.of("id")).id();
     } catch (ToolArgumentException e) {
-      return Mono.just(ToolResults.error(e.getMessage()));
+      return CompletableFuture.completedFuture(ToolResults.error(e.getMessage()));
     }
     return ToolResults.read(
         () -> client.sessionAsync(id),

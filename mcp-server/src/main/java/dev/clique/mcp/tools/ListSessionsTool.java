@@ -11,7 +11,7 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import reactor.core.publisher.Mono;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code list_sessions}: every session and its state ({@code GET /api/state}). Its structure is
@@ -51,11 +51,11 @@ public final class ListSessionsTool implements CliqueTool {
   }
 
   @Override
-  public Mono<CallToolResult> call(Map<String, Object> arguments) {
+  public CompletableFuture<CallToolResult> call(Map<String, Object> arguments) {
     try {
       Arguments.check(arguments, Set.of());
     } catch (ToolArgumentException e) {
-      return Mono.just(ToolResults.error(e.getMessage()));
+      return CompletableFuture.completedFuture(ToolResults.error(e.getMessage()));
     }
     return ToolResults.read(
         client::stateAsync,

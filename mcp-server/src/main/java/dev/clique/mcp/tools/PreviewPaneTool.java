@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import reactor.core.publisher.Mono;
+import java.util.concurrent.CompletableFuture;
 
 /** {@code preview_pane}: the last lines of a session's terminal, as plain text. */
 public final class PreviewPaneTool implements CliqueTool {
@@ -41,7 +41,7 @@ public final class PreviewPaneTool implements CliqueTool {
   }
 
   @Override
-  public Mono<CallToolResult> call(Map<String, Object> arguments) {
+  public CompletableFuture<CallToolResult> call(Map<String, Object> arguments) {
     String id;
     int lines;
     try {
@@ -49,7 +49,7 @@ public final class PreviewPaneTool implements CliqueTool {
       id = args.id();
       lines = args.lines();
     } catch (ToolArgumentException e) {
-      return Mono.just(ToolResults.error(e.getMessage()));
+      return CompletableFuture.completedFuture(ToolResults.error(e.getMessage()));
     }
     return ToolResults.read(
         () -> client.peekAsync(id, lines), pane -> ToolResults.passThrough(pane.json()));

@@ -3,6 +3,7 @@ package dev.clique.mcp.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.Tokens;
+import dev.clique.mcp.protocol.Futures;
 import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import reactor.core.publisher.Mono;
 
 /** Builds tool results: a JSON object as structured content and the same JSON as text. */
 final class ToolResults {
@@ -20,11 +20,9 @@ final class ToolResults {
    * One read through the client: its answer becomes the result, a failure the tool error of its own
    * cause. Cancelling the result cancels the HTTP call.
    */
-  static <T> Mono<CallToolResult> read(
+  static <T> CompletableFuture<CallToolResult> read(
       Supplier<CompletableFuture<T>> call, Function<T, CallToolResult> answer) {
-    return Mono.fromFuture(call)
-        .map(answer)
-        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+    return Futures.recover(Futures.map(Futures.start(call), answer), ToolErrors::from);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.clique.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.mcp.protocol.Futures;
 import dev.clique.mcp.protocol.Json;
 import dev.clique.mcp.protocol.JsonRpc;
 import dev.clique.mcp.protocol.ProtocolError;
@@ -14,7 +15,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import reactor.core.publisher.Mono;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code tools/list} and {@code tools/call}, served by clique itself: the SDK's {@code McpSchema}
@@ -50,14 +51,13 @@ public final class ToolRoutes {
     return Map.of(
         "tools/list",
         (id, params, modern) ->
-            Mono.fromSupplier(
-                () ->
-                    new ListToolsResult(List.copyOf(served().definitions().values()), null, null)),
+            CompletableFuture.completedFuture(
+                new ListToolsResult(List.copyOf(served().definitions().values()), null, null)),
         "tools/call",
-        (id, params, modern) -> Mono.defer(() -> call(params)));
+        (id, params, modern) -> call(params));
   }
 
-  private Mono<CallToolResult> call(JsonNode params) {
+  private CompletableFuture<CallToolResult> call(JsonNode params) {
     JsonNode name = params == null ? null : params.get("name");
     if (name == null || !name.isTextual()) {
       throw invalid("tools/call needs params.name, the name of a tool");
@@ -79,11 +79,12 @@ public final class ToolRoutes {
     Map<String, Object> given = (Map<String, Object>) Json.toJava(arguments);
     Tool definition = known.definitions().get(tool.name());
     OutputSchemaValidator.Schema outputSchema = known.outputSchemas().get(tool.name());
-    return tool.call(given)
-        .switchIfEmpty(
-            Mono.fromSupplier(
-                () -> ToolResults.error("clique API returned an unexpected response: no answer")))
-        .map(result -> checked(definition, outputSchema, result));
+    return Futures.map(
+        tool.call(given),
+        result ->
+            result == null
+                ? ToolResults.error("clique API returned an unexpected response: no answer")
+                : checked(definition, outputSchema, result));
   }
 
   /** {@code result}, or the tool error of its not matching the tool's output schema. */

@@ -6,6 +6,7 @@ import dev.clique.client.CliqueClient;
 import dev.clique.client.Session;
 import dev.clique.client.SessionState;
 import dev.clique.client.WaitResult;
+import dev.clique.mcp.protocol.Futures;
 import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -16,7 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
-import reactor.core.publisher.Mono;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code wait}: blocks until a session is in one of the states asked for (by default: no longer
@@ -71,7 +72,7 @@ public final class WaitTool implements CliqueTool {
   }
 
   @Override
-  public Mono<CallToolResult> call(Map<String, Object> arguments) {
+  public CompletableFuture<CallToolResult> call(Map<String, Object> arguments) {
     String id;
     OptionalDouble timeout;
     SessionState[] until;
@@ -81,14 +82,14 @@ public final class WaitTool implements CliqueTool {
       timeout = args.timeout();
       until = args.until();
     } catch (ToolArgumentException e) {
-      return Mono.just(ToolResults.error(e.getMessage()));
+      return CompletableFuture.completedFuture(ToolResults.error(e.getMessage()));
     }
     Duration limit =
         timeout.isPresent() ? Duration.ofMillis(Math.round(timeout.getAsDouble() * 1000)) : null;
-    return Mono.fromFuture(() -> client.waitForAsync(id, limit, until))
-        .flatMap(this::withAttention)
-        .map(ToolResults::ok)
-        .onErrorResume(failure -> Mono.just(ToolErrors.from(failure)));
+    CompletableFuture<JsonNode> answered =
+        Futures.then(
+            Futures.start(() -> client.waitForAsync(id, limit, until)), this::withAttention);
+    return Futures.recover(Futures.map(answered, ToolResults::ok), ToolErrors::from);
   }
 
   /**
@@ -96,16 +97,18 @@ public final class WaitTool implements CliqueTool {
    * answer does not say why: the engine keeps that on the session row, read right after. A row in
    * another state by then, or a read that fails, adds nothing (the wait itself was answered).
    */
-  private Mono<JsonNode> withAttention(WaitResult result) {
+  private CompletableFuture<JsonNode> withAttention(WaitResult result) {
     JsonNode answer = Json.readAnswer(result.json());
     boolean needsPerson =
         result.state() == SessionState.WAITING || result.state() == SessionState.ERROR;
     if (!needsPerson || !answer.isObject() || answer.has("attention")) {
-      return Mono.just(answer);
+      return CompletableFuture.completedFuture(answer);
     }
-    return Mono.fromFuture(() -> client.sessionAsync(result.id()))
-        .map(row -> attach((ObjectNode) answer, row, result.state()))
-        .onErrorReturn(answer);
+    return Futures.recover(
+        Futures.map(
+            Futures.start(() -> client.sessionAsync(result.id())),
+            row -> attach((ObjectNode) answer, row, result.state())),
+        failure -> answer);
   }
 
   private static JsonNode attach(ObjectNode answer, Optional<Session> row, SessionState state) {

@@ -17,8 +17,8 @@ import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
-import reactor.core.publisher.Mono;
 
 class ToolRoutesTest {
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -28,9 +28,10 @@ class ToolRoutesTest {
     final List<Map<String, Object>> calls = new ArrayList<>();
     private final String name;
     private final Map<String, Object> outputSchema;
-    private final Mono<CallToolResult> answer;
+    private final CompletableFuture<CallToolResult> answer;
 
-    Scripted(String name, Map<String, Object> outputSchema, Mono<CallToolResult> answer) {
+    Scripted(
+        String name, Map<String, Object> outputSchema, CompletableFuture<CallToolResult> answer) {
       this.name = name;
       this.outputSchema = outputSchema;
       this.answer = answer;
@@ -49,7 +50,7 @@ class ToolRoutesTest {
     }
 
     @Override
-    public Mono<CallToolResult> call(Map<String, Object> arguments) {
+    public CompletableFuture<CallToolResult> call(Map<String, Object> arguments) {
       calls.add(arguments);
       return answer;
     }
@@ -62,16 +63,17 @@ class ToolRoutesTest {
   void theListShowsEveryToolInTheOrderGiven() {
     ToolRoutes routes =
         new ToolRoutes(
-            List.of(new Scripted("b", null, Mono.empty()), new Scripted("a", null, Mono.empty())));
-    Object list =
-        routes.routes().get("tools/list").answer(NODES.numberNode(1), null, false).block();
+            List.of(
+                new Scripted("b", null, CompletableFuture.completedFuture(null)),
+                new Scripted("a", null, CompletableFuture.completedFuture(null))));
+    Object list = routes.routes().get("tools/list").answer(NODES.numberNode(1), null, false).join();
     assertThat(((ListToolsResult) list).tools()).extracting(Tool::name).containsExactly("b", "a");
   }
 
   @Test
   void aCallReachesItsToolWithItsArguments() {
     CallToolResult ok = text("fine", false);
-    Scripted tool = new Scripted("t", null, Mono.just(ok));
+    Scripted tool = new Scripted("t", null, CompletableFuture.completedFuture(ok));
     assertThat(call(new ToolRoutes(List.of(tool)), params("t", "{\"id\":\"x\",\"n\":2}")))
         .isSameAs(ok);
     assertThat(tool.calls).containsExactly(Map.of("id", "x", "n", 2));
@@ -79,7 +81,8 @@ class ToolRoutesTest {
 
   @Test
   void aCallThatCannotBeServedIsRefusedAsInvalidParams() {
-    ToolRoutes routes = new ToolRoutes(List.of(new Scripted("t", null, Mono.empty())));
+    ToolRoutes routes =
+        new ToolRoutes(List.of(new Scripted("t", null, CompletableFuture.completedFuture(null))));
     assertRefused(routes, null, "tools/call needs params.name, the name of a tool");
     assertRefused(routes, params("nope", "{}"), "Unknown tool: nope");
     assertRefused(routes, params("t", "[1]"), "tools/call: arguments must be an object");
@@ -134,7 +137,13 @@ class ToolRoutesTest {
 
   private static ToolRoutes routes(String name, Map<String, Object> schema, CallToolResult answer) {
     return new ToolRoutes(
-        List.of(new Scripted(name, schema, answer == null ? Mono.empty() : Mono.just(answer))));
+        List.of(
+            new Scripted(
+                name,
+                schema,
+                answer == null
+                    ? CompletableFuture.completedFuture(null)
+                    : CompletableFuture.completedFuture(answer))));
   }
 
   private static CallToolResult text(String text, boolean error) {
@@ -157,7 +166,7 @@ class ToolRoutesTest {
 
   private static CallToolResult call(ToolRoutes routes, JsonNode params) {
     return (CallToolResult)
-        routes.routes().get("tools/call").answer(NODES.numberNode(1), params, false).block();
+        routes.routes().get("tools/call").answer(NODES.numberNode(1), params, false).join();
   }
 
   private static void assertRefused(ToolRoutes routes, JsonNode params, String message) {
