@@ -43,7 +43,14 @@ public final class PrivateFile {
     try {
       mode = Files.getPosixFilePermissions(file);
     } catch (UnsupportedOperationException e) {
-      return; // a file system without POSIX modes says nothing of who reads it
+      // Refused, not waved through: a file system without POSIX modes cannot say who reads it.
+      throw new IOException(
+          "the "
+              + what
+              + " "
+              + file
+              + " is on a file system without POSIX permissions, so who may read it cannot be"
+              + " told: keep it on one that has them, mode 600");
     }
     if (!Collections.disjoint(mode, OTHERS)) {
       throw new IOException(
