@@ -623,8 +623,9 @@ class RealCodexIT {
           .isTrue();
       if (!submitted) {
         // TEST-ONLY WORKAROUND, not what a client should need: Codex 0.169.0 takes an Enter that
-        // comes within a few tens of ms of typed text as part of a paste (a newline in the
-        // composer). A second Enter on its own submits, so the later screens can still be seen.
+        // it handles within 120 ms of the typed text as part of a paste (a newline in the
+        // composer); the engine presses Enter only once the pane shows the text, and 200 ms
+        // later. A second Enter on its own submits, so the later screens can still be seen.
         System.err.printf("[%s] workaround: a second Enter to submit %s%n", name, prompt);
         System.err.printf(
             "[%s] the model got %s; the pane shows:%n%s%n",

@@ -80,9 +80,6 @@ public final class SessionService implements AutoCloseable {
   /** How long a session's processes have after SIGTERM before SIGKILL. */
   private static final long KILL_GRACE_NANOS = 1_500_000_000L;
 
-  /** The pause between a send's text and its Enter. */
-  static final long ENTER_GAP_MILLIS = 200;
-
   /** Most text one send types: one argument of tmux's, well under the kernel's 128 KiB. */
   static final int MAX_TEXT_BYTES = 65_536;
 
@@ -94,6 +91,7 @@ public final class SessionService implements AutoCloseable {
   /** Every session's tmux by id: its own server's, or a discovered session's. */
   private final Tmux tmux;
 
+  private final Typist typist;
   private final Discovery discovery;
 
   /**
@@ -144,6 +142,7 @@ public final class SessionService implements AutoCloseable {
     this.ownTmux = tmux;
     this.discovery = discovery;
     this.tmux = new SessionTmux(tmux, discovery::server, this::foreignSources);
+    this.typist = new Typist(this.tmux);
     this.catalogue = catalogue;
     this.tokens = tokens;
     this.clock = clock;
@@ -532,15 +531,7 @@ public final class SessionService implements AutoCloseable {
       if (key != null) {
         tmux.sendKey(id, key);
       } else {
-        tmux.sendText(id, text == null ? "" : text);
-        if (enter) {
-          if (text != null && !text.isEmpty()) {
-            // An Enter hard on the heels of text is part of the burst to a CLI's paste detection
-            // (Gemini CLI: within 30 ms, Codex: 60 ms) and becomes a newline, not a submit.
-            Thread.sleep(ENTER_GAP_MILLIS);
-          }
-          tmux.sendKey(id, "Enter");
-        }
+        typist.type(id, text == null ? "" : text, enter);
       }
     } catch (TmuxException e) {
       throw new SessionException(SessionException.Kind.FAILED, e.getMessage(), e);

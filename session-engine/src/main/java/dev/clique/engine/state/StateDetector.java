@@ -57,8 +57,9 @@ public final class StateDetector {
   static final long BUSY_SCREEN_EVERY_MILLIS = 500;
 
   /**
-   * How often, instead, while its last screen said it works and it printed since: the first screen
-   * whose status line is gone ends the work (Gemini CLI's answer is done when its line goes).
+   * How often, instead, while its last screen said it works: the first screen whose status line is
+   * gone ends the work (Gemini CLI's answer is done when its line goes). Output is not waited for:
+   * a redraw in place within the second of the last output leaves the output mark as it was.
    */
   static final long WORKING_SCREEN_EVERY_MILLIS = 200;
 
@@ -246,10 +247,7 @@ public final class StateDetector {
     }
     if (p.cli != null && p.cli.hasOwnScreens() && p.busy(now)) {
       boolean saidWork = p.reading != null && p.reading.kind() == Reading.Kind.WORKING;
-      long every =
-          saidWork && p.lastOutput >= p.screenAt
-              ? WORKING_SCREEN_EVERY_MILLIS
-              : BUSY_SCREEN_EVERY_MILLIS;
+      long every = saidWork ? WORKING_SCREEN_EVERY_MILLIS : BUSY_SCREEN_EVERY_MILLIS;
       return p.screenAt < 0 || now - p.screenAt >= every;
     }
     // A capture in the same millisecond as the output may have missed it: take another.

@@ -61,7 +61,8 @@ class ChangeFeedIT {
             "/api/sessions", "{\"cli\": \"" + cli + "\", \"cwd\": \"" + sandbox.work() + "\"}");
     assertThat(created.status()).as(created.body().toString()).isEqualTo(201);
     String id = created.body().get("id").asText();
-    Answer idle = api.get("/api/sessions/" + id + "/wait?for=idle&timeout=15");
+    // The clock is proven idle after 8 + 4 s, and once more if its minute turns in the 4 s.
+    Answer idle = api.get("/api/sessions/" + id + "/wait?for=idle&timeout=30");
     assertThat(idle.body().get("matched").asBoolean()).as(idle.body().toString()).isTrue();
     return id;
   }

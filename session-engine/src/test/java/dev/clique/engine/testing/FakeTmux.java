@@ -44,6 +44,10 @@ public final class FakeTmux implements Tmux {
     public volatile Foreground foreground = Foreground.SHELL;
     public volatile String command = "bash";
     public volatile long rss = 4096;
+
+    /** Whether typed text shows on the screen, as a terminal echoes it. */
+    public volatile boolean echoes = true;
+
     volatile long activity;
     volatile long historySize;
     volatile int cursorY;
@@ -126,7 +130,11 @@ public final class FakeTmux implements Tmux {
 
   @Override
   public synchronized void sendText(String name, String text) throws TmuxException {
-    require(name).typed.add("text:" + text);
+    FakePane pane = require(name);
+    pane.typed.add("text:" + text);
+    if (pane.echoes) {
+      pane.screen = pane.screen + text;
+    }
     calls.add("send-keys -l " + text);
   }
 
