@@ -79,21 +79,32 @@ final class ReleaseBenchmark implements Benchmark {
               200,
               runs + " launches; its runtime and the archive made at build time"),
           Figure.reference(
-              "the same from the clone", "ms", cloneStart, runs + " launches; the machine's JDK"),
+              "cold start of `clique mcp` from the clone",
+              "ms",
+              cloneStart,
+              runs + " launches; the machine's JDK"),
           Figure.atMost(
               "cold start of `clique mcp --embedded` from the release",
               "ms",
               releaseEmbedded,
               200,
               runs + " launches, spawn -> initialize reply"),
-          Figure.reference("the same from the clone", "ms", cloneEmbedded, runs + " launches"),
+          Figure.reference(
+              "cold start of `clique mcp --embedded` from the clone",
+              "ms",
+              cloneEmbedded,
+              runs + " launches"),
           Figure.atMost(
               "RSS of `clique mcp --embedded` from the release after " + many + " calls",
               "MiB",
               releaseRss,
               64,
               "VmRSS; `list_sessions` each call"),
-          Figure.reference("the same from the clone", "MiB", cloneRss, "VmRSS"));
+          Figure.reference(
+              "RSS of `clique mcp --embedded` from the clone after " + many + " calls",
+              "MiB",
+              cloneRss,
+              "VmRSS"));
     } finally {
       delete(work);
     }
