@@ -17,13 +17,16 @@ import java.util.regex.Pattern;
  */
 final class ColdStartBenchmark implements Benchmark {
   /**
-   * The JVM options bin/clique gives {@code clique mcp}, for the trivial program: read from the
-   * launcher itself (its {@code flags=(...)} and {@code flags+=(...)}), so the two never drift.
+   * The JVM options bin/clique gives {@code clique mcp}, or with {@code embedded} {@code clique mcp
+   * --embedded}: read from the launcher itself (its {@code flags=(...)} and {@code flags+=(...)},
+   * and its {@code remote_flags} or {@code embedded_flags}), so the two never drift.
    */
-  static List<String> launcherFlags(Path launcher) throws IOException {
+  static List<String> launcherFlags(Path launcher, boolean embedded) throws IOException {
     List<String> flags = new ArrayList<>();
+    String mode = embedded ? "embedded_" : "remote_";
     Matcher block =
-        Pattern.compile("\\bflags\\+?=\\(([^)]*)\\)").matcher(Files.readString(launcher));
+        Pattern.compile("(?<![\\w])(?:" + mode + ")?flags\\+?=\\(([^)]*)\\)")
+            .matcher(Files.readString(launcher));
     while (block.find()) {
       for (String word : block.group(1).split("\\s+")) {
         if (word.startsWith("-X") && !word.contains("$")) {
@@ -55,7 +58,7 @@ final class ColdStartBenchmark implements Benchmark {
     List<String> clique = List.of(settings.launcher().toString(), "mcp");
     List<String> trivial = new ArrayList<>();
     trivial.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    trivial.addAll(launcherFlags(settings.launcher()));
+    trivial.addAll(launcherFlags(settings.launcher(), false));
     trivial.addAll(List.of("-cp", settings.echoClassPath(), Echo.class.getName()));
 
     boolean archive = ClassDataArchive.await(settings.launcher(), env, archiveSeconds);

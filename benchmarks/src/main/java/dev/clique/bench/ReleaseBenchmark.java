@@ -52,11 +52,20 @@ final class ReleaseBenchmark implements Benchmark {
         releaseEmbedded.add(coldStart(embedded(fromRelease), embedded));
         cloneEmbedded.add(coldStart(embedded(fromClone), embedded));
       }
+      List<String> floor =
+          LibraryFloor.command(
+              ColdStartBenchmark.launcherFlags(settings.launcher(), true),
+              true,
+              work,
+              settings,
+              training -> rssAfter(training, embedded, Math.min(calls, 50)));
       Samples releaseRss = new Samples();
       Samples cloneRss = new Samples();
+      Samples floorRss = new Samples();
       for (int p = 0; p < settings.scale(3, 1); p++) {
         releaseRss.add(rssAfter(embedded(fromRelease), embedded, calls));
         cloneRss.add(rssAfter(embedded(fromClone), embedded, calls));
+        floorRss.add(rssAfter(floor, embedded, calls));
       }
       String many = String.format("%,d", calls);
       return List.of(
@@ -104,7 +113,15 @@ final class ReleaseBenchmark implements Benchmark {
               "RSS of `clique mcp --embedded` from the clone after " + many + " calls",
               "MiB",
               cloneRss,
-              "VmRSS"));
+              "VmRSS"),
+          Figure.reference(
+              "RSS of the least clique's libraries do with the engine's server inside, the same way",
+              "MiB",
+              floorRss,
+              "VmRSS; Jetty set up as the engine sets up its own, OkHttp (plain HTTP) and Jackson's"
+                  + " streaming API, no clique code: each call copies the server's state of no"
+                  + " sessions into its answer; bin/clique's JVM options for `--embedded` and a"
+                  + " class-data archive of its own"));
     } finally {
       delete(work);
     }

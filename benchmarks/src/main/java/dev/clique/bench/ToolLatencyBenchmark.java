@@ -3,9 +3,7 @@ package dev.clique.bench;
 import dev.clique.client.CliqueClient;
 import dev.clique.client.CliqueException;
 import dev.clique.client.SessionState;
-import java.io.File;
 import java.io.IOException;
-import java.lang.ProcessBuilder.Redirect;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -118,7 +116,19 @@ final class ToolLatencyBenchmark implements Benchmark {
     String[][] tools = tools(engine.sessions.get(0));
     Samples[] clique = residentAfter(clique(settings), engine, calls, processes, tools);
     Samples[] floor =
-        residentAfter(libraryFloor(engine, settings, calls), engine, calls, processes, tools);
+        residentAfter(
+            LibraryFloor.command(
+                ColdStartBenchmark.launcherFlags(settings.launcher(), false),
+                false,
+                engine.home,
+                settings,
+                training ->
+                    residentAfter(
+                        training, engine, Math.min(calls, 50), 1, tools(engine.sessions.get(0)))),
+            engine,
+            calls,
+            processes,
+            tools);
     String many = String.format("%,d", calls);
     String how =
         processes
@@ -158,62 +168,6 @@ final class ToolLatencyBenchmark implements Benchmark {
       }
     }
     return new Samples[] {rss, peak};
-  }
-
-  /**
-   * The command of {@link LibraryFloor}, with the JVM options bin/clique gives {@code clique mcp}
-   * and a static class-data archive of the classes it loads, as bin/clique makes one for itself:
-   * listed in a training run, then dumped.
-   */
-  private static List<String> libraryFloor(BenchEngine engine, Settings settings, int calls)
-      throws Exception {
-    String classPath =
-        String.join(
-            File.pathSeparator,
-            settings.echoClassPath(),
-            jarOf(okhttp3.OkHttpClient.class),
-            jarOf(okio.Buffer.class),
-            jarOf(kotlin.Unit.class),
-            jarOf(com.fasterxml.jackson.core.JsonFactory.class));
-    List<String> java = new ArrayList<>();
-    java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    java.addAll(ColdStartBenchmark.launcherFlags(settings.launcher()));
-    Path classList = engine.home.resolve("library-floor.classlist");
-    Path archive = engine.home.resolve("library-floor.jsa");
-    List<String> training = new ArrayList<>(java);
-    training.addAll(
-        List.of(
-            "-XX:DumpLoadedClassList=" + classList,
-            "-cp",
-            classPath,
-            LibraryFloor.class.getName()));
-    residentAfter(training, engine, Math.min(calls, 50), 1, tools(engine.sessions.get(0)));
-    List<String> dump = new ArrayList<>(java);
-    dump.addAll(
-        List.of(
-            "-Xshare:dump",
-            "-XX:SharedClassListFile=" + classList,
-            "-XX:SharedArchiveFile=" + archive,
-            "-cp",
-            classPath));
-    Process dumping =
-        new ProcessBuilder(dump).redirectErrorStream(true).redirectOutput(Redirect.DISCARD).start();
-    if (dumping.waitFor() != 0 || !Files.exists(archive)) {
-      throw new IllegalStateException("dumping the library floor's archive failed: " + dump);
-    }
-    List<String> command = new ArrayList<>(java);
-    command.addAll(
-        List.of(
-            "-Xshare:on",
-            "-XX:SharedArchiveFile=" + archive,
-            "-cp",
-            classPath,
-            LibraryFloor.class.getName()));
-    return command;
-  }
-
-  private static String jarOf(Class<?> type) throws Exception {
-    return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
   }
 
   private static List<String> clique(Settings settings) {
