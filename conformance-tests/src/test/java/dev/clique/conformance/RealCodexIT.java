@@ -617,7 +617,9 @@ class RealCodexIT {
           () ->
               model.mainTurns().stream()
                   .anyMatch(r -> OpenAiModelServer.lastUserText(r).equals(prompt));
-      boolean submitted = waitUntil(reached, Duration.ofSeconds(3));
+      // A first Codex of the run, on a loaded machine, was seen working on a submitted prompt for
+      // over a second before its request reached the model: the wait is for the request.
+      boolean submitted = waitUntil(reached, Duration.ofSeconds(10));
       soft.assertThat(submitted)
           .as("POST /send {\"text\": \"%s\", \"enter\": true} submitted the prompt", prompt)
           .isTrue();

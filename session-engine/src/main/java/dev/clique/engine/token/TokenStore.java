@@ -108,12 +108,12 @@ public final class TokenStore {
     }
     reloadIfChanged(false);
     byte[] presented = sha256Bytes(secret);
-    Token found = null;
-    // Compare against every hash in constant time, so timing tells nothing about which is close.
-    for (Token token : byHash.values()) {
-      if (MessageDigest.isEqual(presented, HexFormat.of().parseHex(token.hash()))) {
-        found = token;
-      }
+    Token found = match(presented);
+    if (found == null) {
+      // Minted a moment ago by `clique token create`, after the last look at the file: one more
+      // look (a stat; the file is read again only if it changed) before the token is refused.
+      reloadIfChanged(true);
+      found = match(presented);
     }
     if (found == null) {
       return Optional.empty();
@@ -122,6 +122,20 @@ public final class TokenStore {
     byHash.put(used.hash(), used);
     usageDirty = true;
     return Optional.of(used);
+  }
+
+  /**
+   * The token whose hash is {@code presented}'s, or null. Every hash is compared in constant time,
+   * so timing tells nothing about which is close.
+   */
+  private Token match(byte[] presented) {
+    Token found = null;
+    for (Token token : byHash.values()) {
+      if (MessageDigest.isEqual(presented, HexFormat.of().parseHex(token.hash()))) {
+        found = token;
+      }
+    }
+    return found;
   }
 
   /** The operator's tokens: session-bound tokens are hidden. */

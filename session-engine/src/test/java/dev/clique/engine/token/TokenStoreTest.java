@@ -46,6 +46,18 @@ class TokenStoreTest {
   }
 
   @Test
+  void aTokenMintedByAnotherProcessAuthenticatesAtOnceEvenRightAfterALookAtTheFile()
+      throws Exception {
+    TokenStore engine = open();
+    TokenStore cli = open();
+    MintedToken first = cli.create("first", EnumSet.of(Scope.READ), "");
+    assertThat(engine.authenticate(first.secret())).isPresent(); // the engine looked just now
+    MintedToken minted = cli.create("at once", EnumSet.of(Scope.READ), "");
+    assertThat(engine.authenticate(minted.secret())).isPresent();
+    assertThat(engine.authenticate(TokenStore.PREFIX + "x".repeat(43))).isEmpty();
+  }
+
+  @Test
   void aMintOrRevokeByAnotherProcessReachesARunningStore() throws Exception {
     TokenStore engine = open();
     TokenStore cli = open();
