@@ -46,7 +46,7 @@ final class Typist {
       }
       return;
     }
-    String before = screen(id);
+    String before = tmux.captureScreen(id);
     tmux.sendText(id, text);
     awaitEcho(id, before, tail(text));
     Thread.sleep(ENTER_GAP_MILLIS);
@@ -66,7 +66,7 @@ final class Typist {
     long lastChangedAt = System.nanoTime();
     while (System.nanoTime() < deadline) {
       Thread.sleep(POLL_MILLIS);
-      String now = screen(id);
+      String now = tmux.captureScreen(id);
       if (!tail.isEmpty() && count(now, tail) > tailsBefore) {
         return;
       }
@@ -78,10 +78,6 @@ final class Typist {
         return;
       }
     }
-  }
-
-  private String screen(String id) throws TmuxException {
-    return tmux.captureScreen(id);
   }
 
   /** The text's last characters on its last line, as a screen would show them. */
