@@ -23,6 +23,7 @@ public final class BenchmarkRunner {
         new ToolLatencyBenchmark(),
         new SeveralEnginesBenchmark(),
         new EngineBenchmark(),
+        new IdleCostBenchmark(),
         new ConversationBenchmark(),
         new ReleaseBenchmark(),
         new RealCliBenchmark(),

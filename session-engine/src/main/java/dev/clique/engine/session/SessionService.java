@@ -114,6 +114,7 @@ public final class SessionService implements AutoCloseable {
   private record PaneEnvironment(long pid, Set<String> names, Map<String, String> values) {}
 
   private final SessionWatcher watcher;
+  private final SlowFacts slowFacts;
   private volatile Listing listing;
   private final ChangeFeed changes;
   private final Object marking = new Object();
@@ -158,6 +159,7 @@ public final class SessionService implements AutoCloseable {
             waits,
             this::noteChanges,
             clock);
+    this.slowFacts = new SlowFacts(this.tmux, () -> records(watchedFound), catalogue, clock);
     discovery.onChange(
         found -> {
           watchedFound = found;
@@ -189,7 +191,11 @@ public final class SessionService implements AutoCloseable {
         continue;
       }
       String id = pane.session();
-      String cli = catalogue.findByCommand(pane.command()).map(CliDefinition::id).orElse("shell");
+      String cli =
+          catalogue
+              .findByCommand(ownTmux.currentCommand(pane))
+              .map(CliDefinition::id)
+              .orElse("shell");
       String cwd;
       try {
         cwd = ownTmux.workingDirectory(id).toString();
@@ -369,9 +375,11 @@ public final class SessionService implements AutoCloseable {
     List<SessionRecord> recorded = store.all();
     List<Found> found = shownFound;
     SessionWatcher.Snapshot snapshot = watcher.snapshot();
+    SlowFacts.Facts facts = slowFacts.fresh(snapshot);
     Listing cached = listing;
     if (cached != null
         && cached.snapshot == snapshot
+        && cached.facts == facts
         && cached.found == found
         && cached.records.equals(recorded)) {
       return cached.sessions;
@@ -379,7 +387,7 @@ public final class SessionService implements AutoCloseable {
     List<SessionRecord> all = records(found);
     List<SessionView> views = new ArrayList<>(all.size());
     for (SessionRecord record : all) {
-      views.add(view(record, snapshot));
+      views.add(view(record, snapshot, facts));
     }
     SessionList sessions;
     try {
@@ -387,7 +395,7 @@ public final class SessionService implements AutoCloseable {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("the sessions could not be written as JSON", e);
     }
-    listing = new Listing(recorded, found, snapshot, sessions);
+    listing = new Listing(recorded, found, snapshot, facts, sessions);
     return sessions;
   }
 
@@ -399,10 +407,12 @@ public final class SessionService implements AutoCloseable {
       List<SessionRecord> records,
       List<Found> found,
       SessionWatcher.Snapshot snapshot,
+      SlowFacts.Facts facts,
       SessionList sessions) {}
 
   public Optional<SessionView> session(String id) {
-    return record(id).map(record -> view(record, watcher.snapshot()));
+    SessionWatcher.Snapshot snapshot = watcher.snapshot();
+    return record(id).map(record -> view(record, snapshot, slowFacts.fresh(snapshot)));
   }
 
   /** The revision of what {@link #sessions()} shows, and the requests held until it moves. */
@@ -430,7 +440,7 @@ public final class SessionService implements AutoCloseable {
       marked = new Marked(recorded, found, snapshot);
       List<ChangeFeed.Mark> marks = new ArrayList<>();
       for (SessionRecord record : records(found)) {
-        marks.add(ChangeFeed.Mark.of(view(record, snapshot)));
+        marks.add(ChangeFeed.Mark.of(view(record, snapshot, SlowFacts.Facts.NONE)));
       }
       changes.observe(marks);
     }
@@ -751,12 +761,18 @@ public final class SessionService implements AutoCloseable {
   public void close() {
     discovery.close();
     watcher.close();
+    slowFacts.close();
     waits.close();
     changes.close();
   }
 
   SessionWatcher watcher() {
     return watcher;
+  }
+
+  /** Gathers memory and git status now, on this thread (tests). */
+  void gatherFactsNow() {
+    slowFacts.gatherNow(watcher.snapshot());
   }
 
   private String stateOf(String id) {
@@ -847,14 +863,15 @@ public final class SessionService implements AutoCloseable {
     }
   }
 
-  private SessionView view(SessionRecord record, SessionWatcher.Snapshot snapshot) {
+  private SessionView view(
+      SessionRecord record, SessionWatcher.Snapshot snapshot, SlowFacts.Facts facts) {
     SessionWatcher.Live live = snapshot.live().get(record.id());
     String label = catalogue.find(record.cli()).map(CliDefinition::label).orElse(record.cli());
     Path cwd = Path.of(record.cwd());
     String project = cwd.getFileName() == null ? record.cwd() : cwd.getFileName().toString();
     boolean alive = live != null && live.alive();
     Verdict verdict = live == null ? Verdict.STOPPED : live.verdict();
-    GitStatus git = snapshot.git().getOrDefault(record.cwd(), GitStatus.NONE);
+    GitStatus git = facts.git().getOrDefault(record.cwd(), GitStatus.NONE);
     // tmux keeps a dead pane: how its process ended, and its last screen, stay readable.
     boolean dead = live != null && live.pane() != null && live.pane().dead();
     Integer exitStatus = dead && live.pane().exitStatus() >= 0 ? live.pane().exitStatus() : null;
@@ -874,7 +891,7 @@ public final class SessionService implements AutoCloseable {
         record.created(),
         alive,
         alive && live.pane().attached(),
-        alive ? live.pane().command() : null,
+        alive ? tmux.currentCommand(live.pane()) : null,
         seconds(verdict.lastOutputMillis()),
         alive ? live.pane().cols() : 0,
         alive ? live.pane().rows() : 0,
@@ -882,7 +899,7 @@ public final class SessionService implements AutoCloseable {
         verdict.signal().wireName(),
         verdict.saying(),
         verdict.state().wireName(),
-        alive ? snapshot.rss().getOrDefault(record.id(), 0L) : 0,
+        alive ? facts.rss().getOrDefault(record.id(), 0L) : 0,
         git.branch(),
         git.dirty(),
         verdict.attention() == null
@@ -895,7 +912,7 @@ public final class SessionService implements AutoCloseable {
         exitStatus,
         record.source() == null ? null : store.find(record.id()).isPresent(),
         record.source(),
-        alive ? detached(snapshot.detached().getOrDefault(record.id(), List.of())) : List.of());
+        alive ? detached(facts.detached().getOrDefault(record.id(), List.of())) : List.of());
   }
 
   /** What tmux knows of how a dead pane's process ended. */

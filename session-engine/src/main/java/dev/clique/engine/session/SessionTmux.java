@@ -1,5 +1,6 @@
 package dev.clique.engine.session;
 
+import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.ServerPane;
@@ -137,6 +138,38 @@ final class SessionTmux implements Tmux {
   @Override
   public Foreground foreground(PaneInfo pane) {
     return own.foreground(pane);
+  }
+
+  @Override
+  public String currentCommand(PaneInfo pane) {
+    return own.currentCommand(pane); // read from /proc when left out: the same for any pane
+  }
+
+  /**
+   * Clique's own server's, and each other server's with a session of ours; null when one of them
+   * cannot tell.
+   */
+  @Override
+  public Activity activity() {
+    Activity mine = own.activity();
+    if (mine == null) {
+      return null;
+    }
+    StringBuilder stamp = new StringBuilder(mine.stamp());
+    for (String socket : new java.util.TreeSet<>(sockets())) {
+      Activity theirs = servers.apply(socket).activity();
+      if (theirs == null) {
+        return null;
+      }
+      stamp.append(" | ").append(theirs.stamp());
+    }
+    return new Activity(stamp.toString());
+  }
+
+  private Set<String> sockets() {
+    Set<String> sockets = new java.util.HashSet<>();
+    foreign.get().values().forEach(source -> sockets.add(source.socket()));
+    return sockets;
   }
 
   @Override

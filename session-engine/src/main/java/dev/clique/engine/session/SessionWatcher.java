@@ -5,12 +5,11 @@ import dev.clique.engine.state.Report;
 import dev.clique.engine.state.Signal;
 import dev.clique.engine.state.StateDetector;
 import dev.clique.engine.state.Verdict;
+import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -18,7 +17,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -30,12 +28,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the live snapshot of every session that {@code GET /api/state} is served from, and wakes
- * the waits a change ends. One thread looks every {@value #TICK_MILLIS} ms:
+ * the waits a change ends. It looks at tmux only when tmux did something: one thread asks the
+ * server what it has done ({@link Tmux#activity()}: two reads under {@code /proc}, no process)
+ * every {@value #CALM_TICK_MILLIS} ms while every session's state is settled, and every {@value
+ * #TICK_MILLIS} ms while one settles; and lists the panes (one command through tmux's control
+ * client) only when that moved, or input was sent:
  *
  * <ul>
- *   <li>one {@code list-panes -a} for all panes, every {@value #LIST_HOT_MILLIS} ms while anything
- *       moves (a pane busy, a shell running or just given a command) and every {@value
- *       #LIST_CALM_MILLIS} ms otherwise: output shows as a change of the pane's output mark;
+ *   <li>output shows as a change of the pane's output mark;
  *   <li>for shells that run or were just given a command, who holds the terminal, on every tick (a
  *       file read, no process): this is what ends a wait for {@code idle} right after the command
  *       exits;
@@ -43,16 +43,17 @@ import org.slf4j.LoggerFactory;
  *       proving a long stretch of output).
  * </ul>
  *
- * <p>Memory and git status are slower facts: another thread gathers them every few seconds.
+ * <p>A server that cannot tell what it did (no control client, no {@code /proc}) is listed every
+ * {@value #LIST_HOT_MILLIS} ms while anything moves and every {@value #LIST_CALM_MILLIS} ms
+ * otherwise, as before there was a way to know. Memory and git status are slower facts, gathered
+ * when an answer needs them ({@link SlowFacts}).
  */
 final class SessionWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SessionWatcher.class);
   static final long TICK_MILLIS = 50;
+  static final long CALM_TICK_MILLIS = 200;
   static final long LIST_HOT_MILLIS = 200;
   static final long LIST_CALM_MILLIS = 500;
-  static final long STATS_MILLIS = 5_000;
-  static final long GIT_EVERY = 2; // stats rounds
-  private static final Duration GIT_TIMEOUT = Duration.ofSeconds(5);
 
   /** One session as the snapshot holds it: its pane (null when none) and the verdict. */
   record Live(PaneInfo pane, Verdict verdict) {
@@ -66,17 +67,9 @@ final class SessionWatcher implements AutoCloseable {
    * reader can tell a change by identity.
    *
    * @param live by session id
-   * @param rss resident bytes of each session's processes (its tree and those that left it), by
-   *     session id
-   * @param detached by session id, the processes that carry its marker outside its pane's tree
-   * @param git by working directory
    */
-  record Snapshot(
-      Map<String, Live> live,
-      Map<String, Long> rss,
-      Map<String, List<Long>> detached,
-      Map<String, GitStatus> git) {
-    static final Snapshot EMPTY = new Snapshot(Map.of(), Map.of(), Map.of(), Map.of());
+  record Snapshot(Map<String, Live> live) {
+    static final Snapshot EMPTY = new Snapshot(Map.of());
   }
 
   /** The variable every process of a session inherits: its id. */
@@ -90,7 +83,6 @@ final class SessionWatcher implements AutoCloseable {
   private final Runnable published;
   private final Clock clock;
   private final ScheduledExecutorService watch = daemon("session-watch");
-  private final ScheduledExecutorService stats = daemon("session-stats");
   private final AtomicLong listSeq = new AtomicLong();
   private final Object lock = new Object();
   private long appliedSeq; // guarded by lock
@@ -98,8 +90,10 @@ final class SessionWatcher implements AutoCloseable {
   private List<String> tracked = List.of(); // guarded by lock
   private volatile Snapshot snapshot = Snapshot.EMPTY; // replaced under lock
   private long nextListAt; // watch thread only
-  private long statsRounds; // stats thread only
+  private Activity seen; // watch thread only: the server's activity at the last look
+  private boolean wasHot; // watch thread only
   private volatile boolean listSoon;
+  private volatile boolean closed;
 
   SessionWatcher(
       Tmux tmux,
@@ -120,8 +114,19 @@ final class SessionWatcher implements AutoCloseable {
 
   void start() {
     refreshNow();
-    watch.scheduleWithFixedDelay(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
-    stats.scheduleWithFixedDelay(this::gatherStats, 0, STATS_MILLIS, TimeUnit.MILLISECONDS);
+    watch.schedule(this::loop, TICK_MILLIS, TimeUnit.MILLISECONDS);
+  }
+
+  /** One tick, then the next: soon while a session settles, later while all are settled. */
+  private void loop() {
+    long delay = CALM_TICK_MILLIS;
+    try {
+      delay = tick() ? TICK_MILLIS : CALM_TICK_MILLIS;
+    } finally {
+      if (!closed) {
+        watch.schedule(this::loop, delay, TimeUnit.MILLISECONDS);
+      }
+    }
   }
 
   /** How many looks at all panes have been applied: a look after a moment has a larger number. */
@@ -148,6 +153,9 @@ final class SessionWatcher implements AutoCloseable {
     detector.input(id);
     listSoon = true;
     publish();
+    if (!closed) {
+      watch.execute(this::tick); // the keys' echo and the command they start are looked for now
+    }
   }
 
   /** An attention signal for session {@code id}. */
@@ -181,12 +189,7 @@ final class SessionWatcher implements AutoCloseable {
         }
       }
       if (!next.equals(previous)) {
-        snapshot =
-            new Snapshot(
-                Collections.unmodifiableMap(next),
-                snapshot.rss(),
-                snapshot.detached(),
-                snapshot.git());
+        snapshot = new Snapshot(Collections.unmodifiableMap(next));
       }
     }
     published.run();
@@ -195,20 +198,33 @@ final class SessionWatcher implements AutoCloseable {
     }
   }
 
-  /** One look: the watch thread calls it every tick; tests call it by hand. */
-  void tick() {
+  /**
+   * One look: the watch thread calls it every tick; tests call it by hand.
+   *
+   * @return whether a session settles, and the next look should come soon
+   */
+  boolean tick() {
     try {
       long now = clock.millis();
       List<String> ids = track();
-      // A pending wait alone does not make it hot: what ends a wait on a calm session is seen at
-      // the calm pace, and input from the API marks its session at once.
+      // A pending wait alone does not make it hot: what ends a wait on a calm session is seen when
+      // tmux does something, and input from the API marks its session at once.
       boolean hot = listSoon;
-      for (int i = 0; i < ids.size() && !hot; i++) {
-        hot = detector.settling(ids.get(i));
+      boolean timed = false;
+      for (String id : ids) {
+        hot = hot || detector.settling(id);
+        timed = timed || detector.timed(id);
       }
+      Activity activity = tmux.activity();
+      boolean moved = activity == null || !activity.equals(seen);
+      boolean due =
+          activity == null
+              ? now >= nextListAt
+              : moved; // tmux did something: only then can a listing show anything new
       boolean listed = false;
-      if (listSoon || now >= nextListAt) {
+      if (listSoon || due) {
         listSoon = false;
+        seen = activity;
         list();
         listed = true;
         nextListAt = now + (hot ? LIST_HOT_MILLIS : LIST_CALM_MILLIS);
@@ -217,22 +233,32 @@ final class SessionWatcher implements AutoCloseable {
       synchronized (lock) {
         current = panes;
       }
+      boolean looked = listed;
       for (String id : ids) {
         PaneInfo pane = current.get(id);
         // A shell that may give the terminal back any moment is probed on every tick; the others
         // when the panes are listed (a session stopping shows there too).
         if (pane != null && detector.wantsForeground(id) && (listed || detector.settling(id))) {
           detector.foreground(id, tmux.foreground(pane));
+          looked = true;
         }
       }
       for (String id : ids) {
         if (detector.needsScreen(id)) {
           capture(id);
+          looked = true;
         }
       }
-      publish();
+      // A verdict that time alone can turn (work falling quiet, a report not trusted for long) is
+      // asked again; a settled one only when something was seen.
+      if (looked || hot || wasHot || timed) {
+        publish(); // the tick after the last hot one too: what settled is decided by then
+      }
+      wasHot = hot;
+      return hot || listSoon;
     } catch (RuntimeException e) {
       log.warn("watching the sessions failed once", e);
+      return false;
     }
   }
 
@@ -293,97 +319,10 @@ final class SessionWatcher implements AutoCloseable {
     }
   }
 
-  private void gatherStats() {
-    gatherStats(statsRounds++ % GIT_EVERY == 0);
-  }
-
-  /** Gathers memory and git status now (tests; the stats thread does it every few seconds). */
-  void gatherStatsNow() {
-    gatherStats(true);
-  }
-
-  private void gatherStats(boolean withGit) {
-    try {
-      Map<Long, String> byPid = new HashMap<>();
-      for (Map.Entry<String, Live> entry : snapshot.live().entrySet()) {
-        if (entry.getValue().alive()) {
-          byPid.put(entry.getValue().pane().pid(), entry.getKey());
-        }
-      }
-      Map<String, Long> rss = new HashMap<>();
-      tmux.residentBytes(byPid.keySet()).forEach((pid, bytes) -> rss.put(byPid.get(pid), bytes));
-      Map<String, List<Long>> detached = detached(byPid);
-      detached.forEach(
-          (id, pids) ->
-              tmux.residentBytes(pids).values().forEach(bytes -> rss.merge(id, bytes, Long::sum)));
-      Map<String, GitStatus> git = null;
-      if (withGit) {
-        git = new HashMap<>();
-        for (SessionRecord record : records.get()) {
-          if (!git.containsKey(record.cwd())) {
-            git.put(record.cwd(), GitStatus.of(Path.of(record.cwd()), GIT_TIMEOUT));
-          }
-        }
-        catalogue.refreshInstalled();
-      }
-      synchronized (lock) {
-        Snapshot now = snapshot;
-        Map<String, GitStatus> nextGit = git == null ? now.git() : git;
-        if (!rss.equals(now.rss())
-            || !detached.equals(now.detached())
-            || !nextGit.equals(now.git())) {
-          snapshot =
-              new Snapshot(now.live(), Map.copyOf(rss), Map.copyOf(detached), Map.copyOf(nextGit));
-        }
-      }
-    } catch (RuntimeException e) {
-      log.warn("gathering memory and git status failed once", e);
-    }
-  }
-
-  /**
-   * By session, the processes with its marker that are not in its pane's tree (a daemon a CLI
-   * forked away): outermost only, since the memory of each counts its own descendants.
-   */
-  private Map<String, List<Long>> detached(Map<Long, String> byPid) {
-    Map<String, Long> paneOf = new HashMap<>();
-    byPid.forEach((pid, id) -> paneOf.put(id, pid));
-    Map<String, List<Long>> detached = new HashMap<>();
-    tmux.processesMarked(SESSION_MARKER)
-        .forEach(
-            (id, pids) -> {
-              Long pane = paneOf.get(id);
-              if (pane == null) {
-                return; // not a live session of this engine's
-              }
-              Set<Long> marked = Set.copyOf(pids);
-              for (long pid : pids) {
-                Optional<Long> parent =
-                    ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(ProcessHandle::pid);
-                boolean inTree = pid == pane || isDescendant(pid, pane);
-                if (!inTree && !(parent.isPresent() && marked.contains(parent.get()))) {
-                  detached.computeIfAbsent(id, k -> new ArrayList<>()).add(pid);
-                }
-              }
-            });
-    return detached;
-  }
-
-  private static boolean isDescendant(long pid, long ancestor) {
-    Optional<ProcessHandle> at = ProcessHandle.of(pid).flatMap(ProcessHandle::parent);
-    for (int depth = 0; at.isPresent() && depth < 64; depth++) {
-      if (at.get().pid() == ancestor) {
-        return true;
-      }
-      at = at.get().parent();
-    }
-    return false;
-  }
-
   @Override
   public void close() {
+    closed = true;
     watch.shutdownNow();
-    stats.shutdownNow();
   }
 
   private static ScheduledExecutorService daemon(String name) {

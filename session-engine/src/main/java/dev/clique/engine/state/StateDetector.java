@@ -268,6 +268,15 @@ public final class StateDetector {
     return p.commandRunning || (p.inputAt >= 0 && now - p.inputAt <= BUSY_MILLIS) || p.busy(now);
   }
 
+  /**
+   * Whether the verdict may turn with time alone, nothing new seen: a CLI's own "working" is not
+   * trusted once the pane has been still for long ({@value #REPORT_QUIET_MILLIS} ms).
+   */
+  public synchronized boolean timed(String id) {
+    Pane p = panes.get(id);
+    return p != null && p.alive && p.report != null && p.report.state() == SessionState.WORKING;
+  }
+
   /** Whether the session's foreground should be probed: it is a shell. */
   public synchronized boolean wantsForeground(String id) {
     Pane p = panes.get(id);

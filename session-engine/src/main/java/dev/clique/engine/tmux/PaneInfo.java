@@ -55,6 +55,25 @@ public record PaneInfo(
     return copy(name, exitSignal);
   }
 
+  /** The same pane, with the name of the command that holds its terminal. */
+  public PaneInfo withCommand(String name) {
+    return new PaneInfo(
+        session,
+        name,
+        activity,
+        cols,
+        rows,
+        attached,
+        pid,
+        dead,
+        exitStatus,
+        exitSignal,
+        historySize,
+        cursorX,
+        cursorY,
+        title);
+  }
+
   /** The same pane, dead by signal {@code signal}. */
   public PaneInfo withExitSignal(int signal) {
     return copy(session, signal);

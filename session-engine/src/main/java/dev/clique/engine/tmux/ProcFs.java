@@ -57,6 +57,102 @@ final class ProcFs {
     return fields != null && fields.length > 0 && "Z".equals(fields[0]);
   }
 
+  /**
+   * What a tmux server has done since it started, as two plain reads: the bytes it read (every
+   * pane's output, every command of a control client, every file a format made it read) and the
+   * processes it has as children (a pane that died and was reaped leaves them). Null when it has
+   * gone or cannot be read.
+   */
+  String serverWork(long pid) {
+    if (pid <= 0) {
+      return null;
+    }
+    try {
+      long read = -1;
+      for (String line : Files.readAllLines(root.resolve(pid + "/io"))) {
+        if (line.startsWith("rchar:")) {
+          read = parse(line.substring(6));
+        }
+      }
+      String children = Files.readString(root.resolve(pid + "/task/" + pid + "/children"));
+      return read < 0 ? null : read + " " + children.strip();
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** The bytes {@link #serverWork} counted as read, or -1. */
+  static long bytesRead(String work) {
+    if (work == null) {
+      return -1;
+    }
+    int space = work.indexOf(' ');
+    return parse(space < 0 ? work : work.substring(0, space));
+  }
+
+  /**
+   * The name of the command that holds the pane's terminal, as tmux's {@code pane_current_command}
+   * gives it: the first word of the foreground process group's command line, without its folder
+   * (and without a login shell's dash). Empty when it cannot be read.
+   */
+  String foregroundCommand(long panePid) {
+    String[] fields = panePid > 0 ? statFields(panePid) : null;
+    if (fields == null || fields.length < 6) {
+      return "";
+    }
+    long group = parse(fields[5]);
+    try {
+      byte[] cmdline = Files.readAllBytes(root.resolve((group > 0 ? group : panePid) + "/cmdline"));
+      int end = 0;
+      while (end < cmdline.length && cmdline[end] != 0) {
+        end++;
+      }
+      return commandName(new String(cmdline, 0, end, StandardCharsets.UTF_8));
+    } catch (IOException | RuntimeException e) {
+      return "";
+    }
+  }
+
+  /** tmux's reading of a command line as a window name (its {@code parse_window_name}). */
+  static String commandName(String commandLine) {
+    String name = commandLine;
+    if (name.startsWith("\"")) {
+      name = name.substring(1);
+    }
+    int quote = name.indexOf('"');
+    if (quote >= 0) {
+      name = name.substring(0, quote);
+    }
+    if (name.startsWith("exec ")) {
+      name = name.substring(5);
+    }
+    int start = 0;
+    while (start < name.length() && (name.charAt(start) == ' ' || name.charAt(start) == '-')) {
+      start++;
+    }
+    name = name.substring(start);
+    int space = name.indexOf(' ');
+    if (space >= 0) {
+      name = name.substring(0, space);
+    }
+    int end = name.length();
+    while (end > 1
+        && !Character.isLetterOrDigit(name.charAt(end - 1))
+        && !isPunctuation(name.charAt(end - 1))) {
+      end--;
+    }
+    name = name.substring(0, end);
+    if (name.startsWith("/")) {
+      String trimmed = name.replaceAll("/+$", "");
+      name = trimmed.isEmpty() ? "/" : trimmed.substring(trimmed.lastIndexOf('/') + 1);
+    }
+    return name;
+  }
+
+  private static boolean isPunctuation(char c) {
+    return c > 0x20 && c < 0x7f && !Character.isLetterOrDigit(c);
+  }
+
   /** The working directory of a process now; null when it has gone or cannot be read. */
   Path cwd(long pid) {
     try {
@@ -102,23 +198,38 @@ final class ProcFs {
    * of the client that started it, so the marker of the session it was started for, yet it serves
    * every session.
    */
-  Map<String, List<Long>> processesMarked(String name) {
+  synchronized Map<String, List<Long>> processesMarked(String name) {
     byte[] prefix = (name + "=").getBytes(StandardCharsets.UTF_8);
     long self = ProcessHandle.current().pid();
     Map<String, List<Long>> marked = new HashMap<>();
+    Map<Long, Marker> walked = new HashMap<>();
     try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, ProcFs::isPid)) {
       for (Path entry : entries) {
         long pid = Long.parseLong(entry.getFileName().toString());
-        String value = pid == self ? null : value(entry.resolve("environ"), prefix);
-        if (value != null && !tmux(entry)) {
-          marked.computeIfAbsent(value, k -> new ArrayList<>()).add(pid);
+        String[] stat = statFields(pid);
+        long started = stat != null && stat.length > 19 ? parse(stat[19]) : -1;
+        // A process seen on an earlier walk (the same pid, started at the same tick) is known.
+        Marker known = markers.get(pid);
+        if (known == null || known.started() != started || !known.name().equals(name)) {
+          String value = pid == self ? null : value(entry.resolve("environ"), prefix);
+          known = new Marker(name, started, value != null && !tmux(entry) ? value : null);
+        }
+        walked.put(pid, known);
+        if (known.value() != null) {
+          marked.computeIfAbsent(known.value(), k -> new ArrayList<>()).add(pid);
         }
       }
     } catch (IOException | RuntimeException e) {
       // not Linux, or /proc unreadable: nothing is known to be marked
     }
+    markers = walked;
     return marked;
   }
+
+  /** What a walk learned of one process: the marker's value in its start environment, or null. */
+  private record Marker(String name, long started, String value) {}
+
+  private Map<Long, Marker> markers = new HashMap<>(); // guarded by this
 
   /** Whether the process is tmux (its server names itself {@code tmux: server}). */
   private static boolean tmux(Path process) {

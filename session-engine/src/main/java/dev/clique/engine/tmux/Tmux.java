@@ -69,6 +69,23 @@ public interface Tmux {
   /** Resident bytes of each pane process tree, by the pane's pid. Starts no process. */
   Map<Long, Long> residentBytes(Collection<Long> panePids);
 
+  /**
+   * The name of the command that holds the pane's terminal ({@code pane_current_command}): the
+   * listing's, or read now when the listing left it out.
+   */
+  default String currentCommand(PaneInfo pane) {
+    return pane.command();
+  }
+
+  /**
+   * A stamp of what the server has done that moves whenever it did something (output in a pane, a
+   * session made or gone, a pane that died), so a watcher that sees the same stamp again knows that
+   * nothing changed without looking. Null when this server cannot tell: only looking tells.
+   */
+  default Activity activity() {
+    return null;
+  }
+
   /** Stops the whole server on this socket (tests only use this on their own socket). */
   void killServer();
 }

@@ -34,23 +34,34 @@ public final class TmuxProcess implements Tmux {
   private static final String FIELD = "\u001f"; // unit separator: cannot appear in the fields
   private static final int PANE_FIELDS = 14;
   // The title comes last: it is the one field a program chooses, so it may hold anything.
-  private static final String PANE_FORMAT =
-      String.join(
-          FIELD,
-          "#{session_name}",
-          "#{pane_current_command}",
-          "#{window_activity}",
-          "#{pane_width}",
-          "#{pane_height}",
-          "#{session_attached}",
-          "#{pane_pid}",
-          "#{pane_dead}",
-          "#{pane_dead_status}",
-          "#{pane_dead_time}",
-          "#{history_size}",
-          "#{cursor_x}",
-          "#{cursor_y}",
-          "#{pane_title}");
+  private static final String PANE_FORMAT = paneFormat("#{pane_current_command}");
+
+  /**
+   * The same, with the command left empty: tmux reads a file under {@code /proc} for it, which
+   * would count as work of the server's ({@link #activity}); it is read from {@code /proc} when
+   * asked.
+   */
+  private static final String QUIET_PANE_FORMAT = paneFormat("");
+
+  private static String paneFormat(String command) {
+    return String.join(
+        FIELD,
+        "#{session_name}",
+        command,
+        "#{window_activity}",
+        "#{pane_width}",
+        "#{pane_height}",
+        "#{session_attached}",
+        "#{pane_pid}",
+        "#{pane_dead}",
+        "#{pane_dead_status}",
+        "#{pane_dead_time}",
+        "#{history_size}",
+        "#{cursor_x}",
+        "#{cursor_y}",
+        "#{pane_title}");
+  }
+
   private static final ScheduledExecutorService WATCHDOG =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -78,7 +89,8 @@ public final class TmuxProcess implements Tmux {
    * Every pane of a server, one row each: its id and place first, then what {@link PaneInfo} holds.
    */
   private static final String EVERY_PANE_FORMAT =
-      String.join(FIELD, "#{pane_id}", "#{window_index}", "#{pane_current_path}", PANE_FORMAT);
+      String.join(
+          FIELD, "#{pane_id}", "#{window_index}", "#{pane_current_path}", QUIET_PANE_FORMAT);
 
   private static final int EVERY_PANE_FIELDS = 3 + PANE_FIELDS;
 
@@ -92,6 +104,17 @@ public final class TmuxProcess implements Tmux {
   /** The signal that ended a dead pane, by session and pid: its screen is read once. */
   private final Map<String, Integer> deathSignals = new ConcurrentHashMap<>();
 
+  /** Whether a control client is kept on this server (clique's own; never a person's server). */
+  private final boolean controlled;
+
+  private final Object controlLock = new Object();
+  private volatile ControlClient control;
+  private volatile long controlServerPid;
+  private volatile String controlSession = "";
+  private String controlRefusedAt; // the socket's stamp when attaching last failed
+  private final AtomicLong notices = new AtomicLong();
+  private final AtomicLong moving = new AtomicLong();
+
   private volatile boolean installed;
   private volatile long installedCheckedAt;
   private final String binary;
@@ -102,14 +125,16 @@ public final class TmuxProcess implements Tmux {
 
   /** The server on socket name {@code socket} ({@code tmux -L}), in tmux's socket directory. */
   public TmuxProcess(String binary, String socket, Duration timeout) {
-    this(binary, socket, List.of("-L", socket), timeout);
+    this(binary, socket, List.of("-L", socket), timeout, true);
   }
 
-  private TmuxProcess(String binary, String socket, List<String> address, Duration timeout) {
+  private TmuxProcess(
+      String binary, String socket, List<String> address, Duration timeout, boolean controlled) {
     this.binary = binary;
     this.socket = socket;
     this.address = address;
     this.timeout = timeout;
+    this.controlled = controlled;
   }
 
   /**
@@ -117,7 +142,7 @@ public final class TmuxProcess implements Tmux {
    * user's, where discovered sessions run. Its {@link #socket()} is the file's path.
    */
   public static TmuxProcess onSocketFile(Path file, Duration timeout) {
-    return new TmuxProcess("tmux", file.toString(), List.of("-S", file.toString()), timeout);
+    return new TmuxProcess("tmux", file.toString(), List.of("-S", file.toString()), timeout, false);
   }
 
   /** The socket from {@code CLIQUE_TMUX_SOCKET}, default {@value #DEFAULT_SOCKET}. */
@@ -187,6 +212,13 @@ public final class TmuxProcess implements Tmux {
                 "-g",
                 "remain-on-exit",
                 "on",
+                ";",
+                // A pane's death is heard at once: the job tmux runs for it reaps every child it
+                // has (see reaped), and changes the server's children, which activity() reads.
+                "set-hook",
+                "-g",
+                "pane-died",
+                "run-shell true",
                 ";"));
     // The session's own variables (its token among them) travel in this client's environment, not
     // in its argv: tmux copies the names update-environment lists into the new session only. A
@@ -219,6 +251,9 @@ public final class TmuxProcess implements Tmux {
       result = run(args, env);
     }
     check(result, "new-session " + name);
+    synchronized (controlLock) {
+      controlRefusedAt = null; // a server runs now: the control client may attach
+    }
   }
 
   private static void sleep(Duration pause) throws TmuxException {
@@ -243,7 +278,7 @@ public final class TmuxProcess implements Tmux {
 
   @Override
   public Path workingDirectory(String name) throws TmuxException {
-    Result result = run(List.of("display-message", "-p", "-t", pane(name), "#{pane_pid}"));
+    Result result = call(List.of("display-message", "-p", "-t", pane(name), "#{pane_pid}"));
     check(result, "display-message");
     long pid = parseLong(result.stdout);
     Path cwd = pid > 0 ? proc.cwd(pid) : null;
@@ -273,7 +308,7 @@ public final class TmuxProcess implements Tmux {
 
   @Override
   public void sendKey(String name, String key) throws TmuxException {
-    check(run(List.of("send-keys", "-t", pane(name), "--", escape(key))), "send-keys");
+    check(call(List.of("send-keys", "-t", pane(name), "--", key)), "send-keys");
   }
 
   @Override
@@ -281,8 +316,8 @@ public final class TmuxProcess implements Tmux {
     // A discovered session is one pane of someone's own tmux session: only that pane goes.
     Result result =
         PANE_ID.matcher(name).matches()
-            ? run(List.of("kill-pane", "-t", name))
-            : run(List.of("kill-session", "-t", "=" + name));
+            ? call(List.of("kill-pane", "-t", name))
+            : call(List.of("kill-session", "-t", "=" + name));
     if (result.exitCode != 0 && !gone(result)) {
       check(result, "kill-session");
     }
@@ -299,14 +334,15 @@ public final class TmuxProcess implements Tmux {
   }
 
   private List<PaneInfo> firstPanes() throws TmuxException {
-    Result result = run(List.of("list-panes", "-a", "-F", PANE_FORMAT));
+    Result result = call(List.of("list-panes", "-a", "-F", QUIET_PANE_FORMAT));
     if (result.exitCode != 0) {
       if (gone(result)) {
         return new ArrayList<>();
       }
       check(result, "list-panes");
     }
-    return parsePanes(result.stdout);
+    // The control client is attached to one session: not a person who looks at it.
+    return parsePanes(result.stdout, control == null ? "" : controlSession);
   }
 
   /**
@@ -352,7 +388,7 @@ public final class TmuxProcess implements Tmux {
           && pane.exitStatus() < 0
           && pane.exitSignal() < 0
           && proc.zombie(pane.pid())) {
-        run(List.of("run-shell", "true"));
+        call(List.of("run-shell", "true"));
         return true;
       }
     }
@@ -372,9 +408,17 @@ public final class TmuxProcess implements Tmux {
   }
 
   private List<ServerPane> everyPane() throws TmuxException {
-    Result result = run(List.of("list-panes", "-a", "-F", EVERY_PANE_FORMAT));
+    Result result = call(List.of("list-panes", "-a", "-F", EVERY_PANE_FORMAT));
     check(result, "list-panes");
-    return parseEveryPane(result.stdout);
+    List<ServerPane> panes = parseEveryPane(result.stdout);
+    panes.replaceAll(
+        pane ->
+            new ServerPane(
+                pane.id(),
+                pane.window(),
+                pane.currentPath(),
+                pane.info().withCommand(proc.foregroundCommand(pane.info().pid()))));
+    return panes;
   }
 
   static List<ServerPane> parseEveryPane(String listing) {
@@ -394,6 +438,11 @@ public final class TmuxProcess implements Tmux {
   }
 
   static List<PaneInfo> parsePanes(String listing) {
+    return parsePanes(listing, "");
+  }
+
+  /** The panes of a listing; {@code controlSession} has the control client among its clients. */
+  static List<PaneInfo> parsePanes(String listing, String controlSession) {
     List<PaneInfo> panes = new ArrayList<>();
     Set<String> seen = new HashSet<>();
     for (String line : listing.split("\n")) {
@@ -408,7 +457,7 @@ public final class TmuxProcess implements Tmux {
               parseLong(f[2]),
               (int) parseLong(f[3]),
               (int) parseLong(f[4]),
-              parseLong(f[5]) > 0,
+              parseLong(f[5]) - (f[0].equals(controlSession) ? 1 : 0) > 0,
               parseLong(f[6]),
               "1".equals(f[7]),
               "1".equals(f[7]) && !f[8].isBlank() ? (int) parseLong(f[8]) : -1,
@@ -443,6 +492,170 @@ public final class TmuxProcess implements Tmux {
   }
 
   @Override
+  public String currentCommand(PaneInfo pane) {
+    return pane.command().isEmpty() ? proc.foregroundCommand(pane.pid()) : pane.command();
+  }
+
+  /**
+   * What the server has done, as a stamp that moves only when it did something: it read output of a
+   * pane, a command of someone else's, or a file; a child of its came or went (a pane started or
+   * died); its control client heard of a change (a session made or closed). Two plain reads under
+   * {@code /proc} and no process, so it can be asked often; the commands the engine itself sends
+   * through the control client are taken out. Null when it cannot tell (no {@code /proc}, no
+   * control client on a server that runs): then only looking tells.
+   */
+  @Override
+  public Activity activity() {
+    if (!controlled) {
+      return spawnedActivity();
+    }
+    ControlClient client = control();
+    if (client == null) {
+      String stamp = socketStamp();
+      synchronized (controlLock) {
+        // No server (or a socket no server answers on, already tried): nothing moves until it does.
+        return stamp == null || stamp.equals(controlRefusedAt)
+            ? new Activity("no server " + stamp)
+            : null;
+      }
+    }
+    long sent = client.bytesSent();
+    String work = client.busy() ? null : proc.serverWork(controlServerPid);
+    if (work == null || client.busy() || client.bytesSent() != sent) {
+      return work == null && !client.busy()
+          ? null
+          : new Activity("moving " + moving.incrementAndGet());
+    }
+    long foreign = ProcFs.bytesRead(work) - sent;
+    String children = work.substring(work.indexOf(' ') + 1);
+    return new Activity(controlServerPid + " " + foreign + " " + notices.get() + " " + children);
+  }
+
+  /**
+   * The control client, attached now if none is: to any session of the server, taking no part in
+   * its size and hearing none of its output. Null when the server has no session to attach to
+   * (tried again once the socket changes, or a session was made).
+   */
+  private ControlClient control() {
+    if (!controlled) {
+      return null;
+    }
+    ControlClient client = control;
+    if (client != null && client.open()) {
+      return client;
+    }
+    synchronized (controlLock) {
+      client = control;
+      if (client != null && client.open()) {
+        return client;
+      }
+      if (client != null) {
+        control = null;
+        notices.incrementAndGet(); // what it would have heard meanwhile is unknown: look
+      }
+      String stamp = socketStamp();
+      if (stamp == null || stamp.equals(controlRefusedAt)) {
+        return null;
+      }
+      List<String> command = new ArrayList<>(List.of(binary));
+      command.addAll(address);
+      command.addAll(
+          List.of("-f", "/dev/null", "-C", "attach-session", "-E", "-f", "ignore-size,no-output"));
+      ProcessBuilder builder = new ProcessBuilder(command);
+      builder.environment().keySet().removeIf(TmuxProcess::notForPanes);
+      try {
+        client = ControlClient.start(builder, line -> notices.incrementAndGet(), socket, timeout);
+        String[] where =
+            client
+                .run("display-message -p '#{pid} #{session_name}'", timeout)
+                .output()
+                .split(" ", 2);
+        controlServerPid = parseLong(where[0]);
+        controlSession = where.length > 1 ? where[1].strip() : "";
+        control = client;
+        notices.incrementAndGet();
+        return client;
+      } catch (TmuxException e) {
+        if (client != null) {
+          client.close();
+        }
+        controlRefusedAt = socketStamp(); // as the attempt left it: a server it started has gone
+        return null;
+      }
+    }
+  }
+
+  /**
+   * A person's server, which no control client joins: the same reads, its pid asked once for each
+   * socket it listens on. The engine's calls to it are processes of their own, whose commands tmux
+   * does not count as read.
+   */
+  private Activity spawnedActivity() {
+    String stamp = socketStamp();
+    if (stamp == null) {
+      return new Activity("no server");
+    }
+    synchronized (controlLock) {
+      if (!stamp.equals(controlRefusedAt)) {
+        long pid = 0;
+        try {
+          Result result = run(List.of("display-message", "-p", "#{pid}"));
+          pid = result.exitCode == 0 ? parseLong(result.stdout) : 0;
+        } catch (TmuxException e) {
+          // no server answers there
+        }
+        controlServerPid = pid;
+        controlRefusedAt = stamp;
+      }
+    }
+    long pid = controlServerPid;
+    if (pid <= 0) {
+      return new Activity("no answer " + stamp);
+    }
+    String work = proc.serverWork(pid);
+    return work == null ? null : new Activity(pid + " " + work);
+  }
+
+  /** The socket file's identity (inode and change time), or null when there is none. */
+  private String socketStamp() {
+    Path file = socketFile(System.getenv());
+    if (file == null) {
+      return null;
+    }
+    try {
+      Map<String, Object> attributes =
+          Files.readAttributes(file, "unix:ino,ctime", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      return attributes.get("ino") + "@" + attributes.get("ctime");
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /**
+   * A command whose output the engine chooses (never a pane's text): through the control client
+   * when one is attached, else as a process of its own.
+   */
+  private Result call(List<String> words) throws TmuxException {
+    ControlClient client = control();
+    String line = client == null ? null : ControlClient.commandLine(words);
+    if (line != null) {
+      try {
+        ControlClient.Answer answer = client.run(line, timeout);
+        return answer.ok()
+            ? new Result(0, answer.output().isEmpty() ? "" : answer.output() + "\n", "")
+            : new Result(1, "", answer.output());
+      } catch (TmuxException e) {
+        // The client went (its session closed, the server ended): the same call as a process.
+      }
+    }
+    List<String> args = new ArrayList<>(words.size());
+    for (String word : words) {
+      args.add(word.equals(";") ? word : escape(word));
+    }
+    return run(args);
+  }
+
+  @Override
   public Map<String, String> environment(long panePid, Set<String> names) {
     return proc.environment(panePid, names);
   }
@@ -460,6 +673,10 @@ public final class TmuxProcess implements Tmux {
   /** Stops the server, and removes the socket file tmux leaves behind when its server exits. */
   @Override
   public void killServer() {
+    ControlClient client = control;
+    if (client != null) {
+      client.close();
+    }
     try {
       run(List.of("kill-server"));
     } catch (TmuxException e) {

@@ -290,13 +290,15 @@ class SessionServiceTest {
   }
 
   @Test
-  void memoryAndGitStatusAreGatheredOffTheRequestPath() throws Exception {
+  void memoryAndGitStatusAreGatheredWhenAnAnswerNeedsThemAndKeptAMoment() throws Exception {
     String id = shell();
     tmux.pane(id).rss = 7 * 1024 * 1024;
-    assertThat(service.session(id).orElseThrow().rss()).isZero();
-    service.watcher().gatherStatsNow();
+    assertThat(service.session(id).orElseThrow().rss()).isEqualTo(7 * 1024 * 1024);
+    tmux.pane(id).rss = 9 * 1024 * 1024;
+    assertThat(service.session(id).orElseThrow().rss()).as("kept").isEqualTo(7 * 1024 * 1024);
+    service.gatherFactsNow();
     SessionView view = service.session(id).orElseThrow();
-    assertThat(view.rss()).isEqualTo(7 * 1024 * 1024);
+    assertThat(view.rss()).isEqualTo(9 * 1024 * 1024);
     assertThat(view.branch()).as("not a git work tree").isEmpty();
     assertThat(view.dirty()).isZero();
   }

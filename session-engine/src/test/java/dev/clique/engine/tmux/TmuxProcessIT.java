@@ -162,7 +162,8 @@ class TmuxProcessIT {
     tmux.sendText("sh", "sleep 2");
     tmux.sendKey("sh", "Enter");
     assertThat(eventually(() -> tmux.foreground(pane) == Foreground.COMMAND)).isTrue();
-    assertThat(eventually(() -> tmux.listPanes().get(0).command().equals("sleep"))).isTrue();
+    assertThat(eventually(() -> tmux.currentCommand(tmux.listPanes().get(0)).equals("sleep")))
+        .isTrue();
     assertThat(eventually(() -> tmux.foreground(pane) == Foreground.SHELL)).isTrue();
     assertThat(tmux.foreground(PaneInfo.of("gone", "x", 0, 999_999_999)))
         .isEqualTo(Foreground.UNKNOWN);

@@ -1,0 +1,237 @@
+package dev.clique.engine.tmux;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One tmux control-mode client ({@code tmux -C}) kept attached to a server: the gateway every
+ * command of the engine's goes through, so a command costs a line on a pipe instead of a process.
+ * Commands are answered in the order they were sent; each waits for its own {@code %begin} ...
+ * {@code %end} (or {@code %error}) block. A line outside a block is a notification, handed to the
+ * listener on the reader thread.
+ *
+ * <p>Only commands whose output the engine chooses go through it: a block ends at the first line
+ * {@code %end <time> <number> <flags>} naming its own number, and output a program in a pane
+ * controls (a captured screen) could print such a line. Those stay on a process of their own.
+ */
+final class ControlClient implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ControlClient.class);
+
+  /** What one command answered: its lines, and whether tmux called it an error. */
+  record Answer(boolean ok, String output) {}
+
+  private final Process process;
+  private final OutputStream in;
+  private final Deque<CompletableFuture<Answer>> pending = new ArrayDeque<>();
+  private final AtomicLong bytesSent = new AtomicLong();
+  private final Consumer<String> notifications;
+  private final Thread reader;
+  private volatile boolean open = true;
+
+  private ControlClient(Process process, Consumer<String> notifications, String name) {
+    this.process = process;
+    this.in = process.getOutputStream();
+    this.notifications = notifications;
+    // The attach command itself is answered first.
+    pending.add(new CompletableFuture<>());
+    this.reader = new Thread(this::read, "tmux-control " + name);
+    reader.setDaemon(true);
+  }
+
+  /**
+   * Starts {@code command} (a {@code tmux ... -C attach-session ...}) and waits until tmux answered
+   * its attach; fails when tmux refused or did not answer within {@code timeout}.
+   */
+  static ControlClient start(
+      ProcessBuilder command, Consumer<String> notifications, String name, Duration timeout)
+      throws TmuxException {
+    Process process;
+    try {
+      process = command.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    } catch (IOException e) {
+      throw new TmuxException("tmux control client could not be started: " + e.getMessage(), e);
+    }
+    ControlClient client = new ControlClient(process, notifications, name);
+    CompletableFuture<Answer> attached = client.pending.peek();
+    client.reader.start();
+    Answer answer = client.await(attached, timeout, "attach");
+    if (!answer.ok()) {
+      client.close();
+      throw new TmuxException("tmux control client was refused: " + answer.output().strip());
+    }
+    return client;
+  }
+
+  /**
+   * Sends one command line (its words quoted with {@link #quote}) and waits for its answer.
+   *
+   * @throws TmuxException when the client has closed, or no answer came within {@code timeout}
+   */
+  Answer run(String commandLine, Duration timeout) throws TmuxException {
+    byte[] line = (commandLine + "\n").getBytes(UTF_8);
+    CompletableFuture<Answer> answer = new CompletableFuture<>();
+    synchronized (pending) {
+      if (!open) {
+        throw new TmuxException("tmux control client has closed");
+      }
+      pending.add(answer);
+      try {
+        in.write(line);
+        in.flush();
+        bytesSent.addAndGet(line.length);
+      } catch (IOException e) {
+        pending.remove(answer);
+        close();
+        throw new TmuxException("tmux control client stopped reading: " + e.getMessage(), e);
+      }
+    }
+    return await(answer, timeout, commandLine.split(" ", 2)[0]);
+  }
+
+  private Answer await(CompletableFuture<Answer> answer, Duration timeout, String what)
+      throws TmuxException {
+    try {
+      return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      // A client that does not answer is no gateway: its place is taken by a new one.
+      close();
+      throw new TmuxException("tmux " + what + " did not answer within " + timeout);
+    } catch (ExecutionException e) {
+      throw new TmuxException("tmux control client has closed: " + e.getCause().getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new TmuxException("interrupted while waiting for tmux", e);
+    }
+  }
+
+  /**
+   * Bytes written to tmux so far: tmux reads each command from this client's pipe itself, so they
+   * count in the server's read total and are taken out of it to see what else it read.
+   */
+  long bytesSent() {
+    return bytesSent.get();
+  }
+
+  /** Whether a command is sent and not yet answered. */
+  boolean busy() {
+    synchronized (pending) {
+      return !pending.isEmpty();
+    }
+  }
+
+  boolean open() {
+    return open && process.isAlive();
+  }
+
+  private void read() {
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
+      String line;
+      String block = null; // "<time> <number>" of the block being read
+      List<String> lines = new ArrayList<>();
+      while ((line = out.readLine()) != null) {
+        if (block != null) {
+          boolean end = line.startsWith("%end ");
+          if ((end || line.startsWith("%error ")) && block.equals(number(line))) {
+            complete(new Answer(end, String.join("\n", lines)));
+            block = null;
+            lines.clear();
+          } else {
+            lines.add(line);
+          }
+        } else if (line.startsWith("%begin ")) {
+          block = number(line);
+        } else if (line.startsWith("%exit")) {
+          break;
+        } else if (line.startsWith("%")) {
+          notifications.accept(line);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      log.debug("tmux control client stopped: {}", e.getMessage());
+    } finally {
+      close();
+    }
+  }
+
+  /** The time and number of a {@code %begin}, {@code %end} or {@code %error} line. */
+  private static String number(String line) {
+    String[] words = line.split(" ");
+    return words.length >= 3 ? words[1] + " " + words[2] : "";
+  }
+
+  private void complete(Answer answer) {
+    CompletableFuture<Answer> head;
+    synchronized (pending) {
+      head = pending.poll();
+    }
+    if (head != null) {
+      head.complete(answer);
+    }
+  }
+
+  /**
+   * One word for tmux's command parser: single-quoted, a quote inside closed and escaped as the
+   * shell does. Null when the word cannot go on one command line (a control character).
+   */
+  static String quote(String word) {
+    for (int i = 0; i < word.length(); i++) {
+      if (word.charAt(i) < 0x20 || word.charAt(i) == 0x7f) {
+        return null;
+      }
+    }
+    return "'" + word.replace("'", "'\\''") + "'";
+  }
+
+  /** The words as one command line, or null when one of them cannot be quoted. */
+  static String commandLine(List<String> words) {
+    StringBuilder line = new StringBuilder();
+    for (String word : words) {
+      String quoted = word.equals(";") ? ";" : quote(word);
+      if (quoted == null) {
+        return null;
+      }
+      if (line.length() > 0) {
+        line.append(' ');
+      }
+      line.append(quoted);
+    }
+    return line.toString();
+  }
+
+  @Override
+  public void close() {
+    List<CompletableFuture<Answer>> failed;
+    synchronized (pending) {
+      open = false;
+      failed = new ArrayList<>(pending);
+      pending.clear();
+    }
+    for (CompletableFuture<Answer> answer : failed) {
+      answer.completeExceptionally(new IOException("the control client closed"));
+    }
+    try {
+      in.close();
+    } catch (IOException e) {
+      // it is going anyway
+    }
+    process.destroy();
+  }
+}
