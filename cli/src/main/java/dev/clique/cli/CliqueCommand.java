@@ -42,7 +42,8 @@ public final class CliqueCommand implements Runnable {
 
   /** The command line, ready to execute: tests call this with their own streams. */
   static CommandLine commandLine() {
-    return new CommandLine(new CliqueCommand());
+    return new CommandLine(new CliqueCommand())
+        .setExecutionExceptionHandler(new HomeRefusalHandler());
   }
 
   @Override

@@ -1,12 +1,14 @@
 package dev.clique.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 
 /**
  * What the human commands share: they reach the engine over its operator socket, and say a refusal
- * as one line on stderr with its exit status.
+ * as one line on stderr with its exit status (a refused home, as every command says it: {@link
+ * HomeRefusalHandler}).
  */
 abstract class LocalCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -15,10 +17,11 @@ abstract class LocalCommand implements Callable<Integer> {
   abstract int run(LocalEngine engine, PrintWriter out) throws LocalEngine.Failure;
 
   @Override
-  public final Integer call() {
+  public final Integer call() throws IOException {
+    LocalEngine engine = LocalEngine.of(Environment.variables());
     PrintWriter out = spec.commandLine().getOut();
     try {
-      int code = run(LocalEngine.of(Environment.variables()), out);
+      int code = run(engine, out);
       out.flush();
       return code;
     } catch (LocalEngine.Failure failure) {

@@ -38,8 +38,16 @@ final class LocalEngine {
     this.home = home;
   }
 
-  static LocalEngine of(Map<String, String> env) {
-    return new LocalEngine(CliqueHome.fromEnvironment(env));
+  /**
+   * The engine of the home {@code env} names. A home the engine would refuse is refused here too:
+   * its socket could be anyone's.
+   *
+   * @throws dev.clique.engine.home.HomeRefusedException naming the home, why, and what to do
+   */
+  static LocalEngine of(Map<String, String> env) throws IOException {
+    CliqueHome home = CliqueHome.fromEnvironment(env);
+    home.requireTrusted();
+    return new LocalEngine(home);
   }
 
   JsonNode get(String path) throws Failure {

@@ -1,6 +1,8 @@
 package dev.clique.cli;
 
 import dev.clique.client.CliqueClient;
+import dev.clique.engine.home.CliqueHome;
+import dev.clique.engine.home.HomeRefusedException;
 import dev.clique.mcp.CliqueMcpServer;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
@@ -114,7 +116,10 @@ final class McpCommand implements Callable<Integer> {
     if ((token == null || token.isBlank()) && url.isBlank() && Files.exists(engines)) {
       CliqueClient client;
       try {
+        CliqueHome.fromEnvironment(env).requireTrusted(); // the file is only as safe as its home
         client = EnginesFile.read(engines, env);
+      } catch (HomeRefusedException e) {
+        return refuse(err, e.getMessage()); // the plain form skips picocli, and its handler
       } catch (IOException e) {
         return refuse(err, "cannot read the engines set-up: " + e.getMessage());
       } catch (IllegalArgumentException e) {

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -191,5 +192,81 @@ class CliqueCommandTest {
     env.remove("CLIQUE_TLS_PASSWORD_FILE");
     assertThat(run("serve", "--port", "0")).isEqualTo(1);
     assertThat(err.toString()).contains("CLIQUE_TLS_PASSWORD_FILE is not");
+  }
+
+  @Test
+  void everyCommandOnAHomeOthersCanWriteSaysTheRefusalInOneLineAndExitsOne() throws Exception {
+    Path clique = Files.createDirectories(home.resolve("clique"));
+    Path engines = clique.resolve("engines.toml");
+    Files.writeString(engines, "[engines.a]\nurl = \"http://127.0.0.1:1\"\ntoken_env = \"T\"\n");
+    Files.setPosixFilePermissions(engines, PosixFilePermissions.fromString("rw-------"));
+    Files.setPosixFilePermissions(clique, PosixFilePermissions.fromString("rwxrwxrwx"));
+    String refusal =
+        "refusing "
+            + clique
+            + ": it is writable by others, who could have planted a token in it; check what it"
+            + " holds, then chmod 700 it and start again";
+
+    for (List<String> command :
+        List.of(
+            List.of("token", "create", "reader", "--read-only"),
+            List.of("token", "list"),
+            List.of("token", "revoke", "tk_abc"),
+            List.of("new", "shell", "."),
+            List.of("ls"),
+            List.of("peek", "api"),
+            List.of("log", "api"),
+            List.of("attach", "api"),
+            List.of("stop", "api"),
+            List.of("start", "api"),
+            List.of("rm", "api"),
+            List.of("adopt", "api"),
+            List.of("serve", "--port", "0"),
+            List.of("mcp"))) {
+      String name = "clique " + String.join(" ", command.subList(0, named(command)));
+      assertThat(runRefused(command)).as(name).isEqualTo(ExitCodes.NOT_CONFIGURED);
+      assertThat(err.toString())
+          .as(name)
+          .isEqualTo(name + ": " + refusal + System.lineSeparator())
+          .doesNotContain("Exception")
+          .doesNotContain("at dev.clique");
+      assertThat(out.toString()).as(name).isEmpty();
+    }
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(clique)))
+        .as("no command mended the home behind the user's back")
+        .isEqualTo("rwxrwxrwx");
+  }
+
+  @Test
+  void aHomeLinkedToNothingIsRefusedInOneLineSayingWhatToMake() throws Exception {
+    Path missing = home.resolve("dotfiles").resolve("clique");
+    Path link = Files.createSymbolicLink(home.resolve("clique"), missing);
+    String refusal =
+        "refusing "
+            + link
+            + ": it links to "
+            + missing
+            + ", which does not exist; make that directory (mkdir -m 700 "
+            + missing
+            + ") or point the link at your home and start again";
+
+    for (List<String> command :
+        List.of(List.of("token", "create", "reader"), List.of("ls"), List.of("stop", "api"))) {
+      String name = "clique " + String.join(" ", command.subList(0, named(command)));
+      assertThat(runRefused(command)).as(name).isEqualTo(ExitCodes.NOT_CONFIGURED);
+      assertThat(err.toString()).as(name).isEqualTo(name + ": " + refusal + System.lineSeparator());
+      assertThat(out.toString()).as(name).isEmpty();
+    }
+  }
+
+  private int runRefused(List<String> command) {
+    out.getBuffer().setLength(0);
+    err.getBuffer().setLength(0);
+    return run(command.toArray(String[]::new));
+  }
+
+  /** How many words name the command: {@code token create}, {@code ls}. */
+  private static int named(List<String> command) {
+    return command.get(0).equals("token") ? 2 : 1;
   }
 }
