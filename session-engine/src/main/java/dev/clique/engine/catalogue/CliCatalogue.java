@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +19,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The CLIs clique can start: the bundled {@code clis.toml}, overridden entry by entry by {@code
- * $CLIQUE_HOME/clis.toml}. A broken override is reported in the log and ignored, never fatal.
+ * The CLIs clique can start and the questions any program may ask: the bundled {@code clis.toml},
+ * overridden entry by entry by {@code $CLIQUE_HOME/clis.toml}. A broken override, or a broken
+ * pattern in one, is reported in the log (with the file and line) and ignored, never fatal: what
+ * the bundled file says stays.
  */
 public final class CliCatalogue {
   private static final Logger log = LoggerFactory.getLogger(CliCatalogue.class);
@@ -27,35 +30,54 @@ public final class CliCatalogue {
 
   private final Map<String, CliDefinition> clis;
   private final List<Path> searchPath;
+  private final List<String> problems;
 
   // Looking a binary up costs a few dozen failed stat calls: GET /api/state must not pay them.
   private volatile Map<String, Boolean> installed;
 
-  private CliCatalogue(Map<String, CliDefinition> clis, List<Path> searchPath) {
+  private CliCatalogue(
+      Map<String, CliDefinition> clis, List<Path> searchPath, List<String> problems) {
     this.clis = clis;
     this.searchPath = searchPath;
+    this.problems = problems;
     refreshInstalled();
   }
 
   /** The bundled catalogue with the override file (if it exists) applied on top. */
   public static CliCatalogue load(Path override, Map<String, String> env) {
-    Map<String, CliDefinition> clis = new LinkedHashMap<>();
-    try (InputStream in = CliCatalogue.class.getResourceAsStream(BUNDLED)) {
-      if (in == null) {
-        throw new IllegalStateException("the bundled clis.toml is missing from the jar");
-      }
-      merge(clis, new TomlMapper().readTree(in));
-    } catch (IOException e) {
-      throw new IllegalStateException("the bundled clis.toml cannot be read: " + e.getMessage(), e);
-    }
+    List<String> problems = new ArrayList<>();
+    Source user = null;
     if (override != null && Files.isRegularFile(override)) {
       try {
-        merge(clis, new TomlMapper().readTree(override.toFile()));
+        user = Source.parse(override.toString(), Files.readString(override));
       } catch (IOException | RuntimeException e) {
-        log.warn("ignoring {}: {}", override, e.getMessage());
+        problems.add("ignoring " + override + ": " + e.getMessage());
       }
     }
-    return new CliCatalogue(Map.copyOf(clis), searchPath(env));
+    GenericQuestions generic = Bundled.GENERIC;
+    if (user != null) {
+      generic = generic(user, generic, problems);
+    }
+    Map<String, CliDefinition> clis = new LinkedHashMap<>();
+    merge(clis, Bundled.SOURCE, generic, problems);
+    if (user != null) {
+      try {
+        merge(clis, user, generic, problems);
+      } catch (RuntimeException e) {
+        problems.add("ignoring " + override + ": " + e.getMessage());
+      }
+    }
+    problems.forEach(log::warn);
+    return new CliCatalogue(Map.copyOf(clis), searchPath(env), List.copyOf(problems));
+  }
+
+  /** What was refused while loading, one sentence each (also in the log). */
+  List<String> problems() {
+    return problems;
+  }
+
+  static GenericQuestions bundledGeneric() {
+    return Bundled.GENERIC;
   }
 
   public Optional<CliDefinition> find(String id) {
@@ -101,17 +123,23 @@ public final class CliCatalogue {
     installed = Map.copyOf(next);
   }
 
-  private static void merge(Map<String, CliDefinition> into, JsonNode root) {
-    JsonNode table = root.path("cli");
+  private static void merge(
+      Map<String, CliDefinition> into,
+      Source source,
+      GenericQuestions generic,
+      List<String> problems) {
+    JsonNode table = source.tree().path("cli");
     for (Map.Entry<String, JsonNode> entry : table.properties()) {
       String id = entry.getKey();
       JsonNode node = entry.getValue();
       CliDefinition base = into.get(id);
       String command = text(node, "command", base == null ? "" : base.command());
       if (command.isBlank()) {
-        log.warn("ignoring CLI {}: it has no command", id);
+        problems.add(
+            "ignoring CLI " + id + " (" + source.where("cli." + id) + "): it has no command");
         continue;
       }
+      Patterns patterns = new Patterns(source, id, node, problems);
       into.put(
           id,
           new CliDefinition(
@@ -124,22 +152,85 @@ public final class CliCatalogue {
               strings(node, "mode_args", base == null ? List.of() : base.modeArgs()),
               text(node, "transcript", base == null ? "" : base.transcript()),
               text(node, "hooks", base == null ? "" : base.hooks()),
-              patterns(id, node, "waiting", base == null ? List.of() : base.waiting()),
-              patterns(
-                  id,
-                  node,
-                  "permission_detail",
-                  base == null ? List.of() : base.permissionDetail()),
-              patterns(id, node, "questions", base == null ? List.of() : base.questions()),
-              patterns(id, node, "trust", base == null ? List.of() : base.trust()),
-              patterns(id, node, "first_run", base == null ? List.of() : base.firstRun()),
-              patterns(id, node, "errors", base == null ? List.of() : base.errors()),
-              patterns(id, node, "working", base == null ? List.of() : base.working()),
-              patterns(id, node, "answer", base == null ? List.of() : base.answer()),
-              patterns(id, node, "title_working", base == null ? List.of() : base.titleWorking()),
-              patterns(id, node, "title_waiting", base == null ? List.of() : base.titleWaiting()),
-              strings(node, "packages", base == null ? List.of() : base.packages())));
+              patterns.of("waiting", base == null ? List.of() : base.waiting()),
+              patterns.of("permission_detail", base == null ? List.of() : base.permissionDetail()),
+              patterns.of("questions", base == null ? List.of() : base.questions()),
+              patterns.of("trust", base == null ? List.of() : base.trust()),
+              patterns.of("first_run", base == null ? List.of() : base.firstRun()),
+              patterns.of("errors", base == null ? List.of() : base.errors()),
+              patterns.of("working", base == null ? List.of() : base.working()),
+              patterns.of("answer", base == null ? List.of() : base.answer()),
+              patterns.of("title_working", base == null ? List.of() : base.titleWorking()),
+              patterns.of("title_waiting", base == null ? List.of() : base.titleWaiting()),
+              strings(node, "packages", base == null ? List.of() : base.packages()),
+              generic));
     }
+  }
+
+  /**
+   * {@code base} with {@code source}'s {@code [generic]} tables laid over it, name by name: a new
+   * name adds a pattern, a known one replaces it, {@code ""} turns it off, and a broken one is
+   * refused (the one it would have replaced stays).
+   */
+  private static GenericQuestions generic(
+      Source source, GenericQuestions base, List<String> problems) {
+    JsonNode table = source.tree().path("generic");
+    return new GenericQuestions(
+        named(source, table, "questions", base.questions(), problems),
+        named(source, table, "choices", base.choices(), problems),
+        named(source, table, "last_line_questions", base.lastLineQuestions(), problems));
+  }
+
+  private static List<GenericQuestions.Named> named(
+      Source source,
+      JsonNode generic,
+      String key,
+      List<GenericQuestions.Named> base,
+      List<String> problems) {
+    JsonNode table = generic.get(key);
+    if (table == null) {
+      return base;
+    }
+    String path = "generic." + key;
+    if (!table.isObject()) {
+      problems.add(
+          "ignoring "
+              + path
+              + " ("
+              + source.where(path)
+              + "): it is not a table of named patterns");
+      return base;
+    }
+    Map<String, GenericQuestions.Named> byName = new LinkedHashMap<>();
+    base.forEach(named -> byName.put(named.name(), named));
+    for (Map.Entry<String, JsonNode> entry : table.properties()) {
+      String name = entry.getKey();
+      String where = source.where(path + "." + name);
+      if (!entry.getValue().isTextual()) {
+        problems.add("ignoring " + path + "." + name + " (" + where + "): it is not a string");
+        continue;
+      }
+      String regex = entry.getValue().asText();
+      if (regex.isEmpty()) {
+        byName.remove(name);
+        continue;
+      }
+      try {
+        byName.put(name, new GenericQuestions.Named(name, Pattern.compile(regex)));
+      } catch (PatternSyntaxException e) {
+        problems.add(
+            "ignoring the bad pattern "
+                + path
+                + "."
+                + name
+                + " ("
+                + where
+                + "): "
+                + e.getDescription()
+                + (byName.containsKey(name) ? "; the bundled one stays" : ""));
+      }
+    }
+    return List.copyOf(byName.values());
   }
 
   private static String text(JsonNode node, String key, String fallback) {
@@ -157,21 +248,94 @@ public final class CliCatalogue {
     return out;
   }
 
-  private static List<Pattern> patterns(
-      String id, JsonNode node, String key, List<Pattern> fallback) {
-    JsonNode value = node.get(key);
-    if (value == null || !value.isArray()) {
-      return fallback;
+  /** One CLI's pattern lists as {@code source} gives them; a broken pattern is left out. */
+  private record Patterns(Source source, String id, JsonNode node, List<String> problems) {
+    List<Pattern> of(String key, List<Pattern> fallback) {
+      JsonNode value = node.get(key);
+      if (value == null || !value.isArray()) {
+        return fallback;
+      }
+      List<Pattern> out = new ArrayList<>();
+      for (JsonNode v : value) {
+        try {
+          out.add(Pattern.compile(v.asText()));
+        } catch (PatternSyntaxException e) {
+          problems.add(
+              "ignoring a bad "
+                  + key
+                  + " pattern of CLI "
+                  + id
+                  + " ("
+                  + source.where("cli." + id + "." + key)
+                  + "): "
+                  + e.getDescription());
+        }
+      }
+      return out;
     }
-    List<Pattern> out = new ArrayList<>();
-    for (JsonNode v : value) {
-      try {
-        out.add(Pattern.compile(v.asText()));
-      } catch (PatternSyntaxException e) {
-        log.warn("ignoring a bad {} pattern of CLI {}: {}", key, id, e.getDescription());
+  }
+
+  /** A catalogue file: its name, its lines (to say where a problem is) and its tree. */
+  private record Source(String name, List<String> lines, JsonNode tree) {
+    static Source parse(String name, String text) throws IOException {
+      return new Source(name, text.lines().toList(), new TomlMapper().readTree(text));
+    }
+
+    /**
+     * {@code name line N}, N the line that sets the dotted {@code key} ({@code
+     * cli.claude.waiting}), under a {@code [table]} header or dotted; just the name when no line
+     * does.
+     */
+    String where(String key) {
+      String table = "";
+      for (int i = 0; i < lines.size(); i++) {
+        String line = lines.get(i).strip();
+        if (line.startsWith("[") && !line.startsWith("[[")) {
+          int end = line.indexOf(']');
+          table = end < 0 ? "" : dotted(line.substring(1, end));
+          if (table.equals(key)) {
+            return name + " line " + (i + 1);
+          }
+        } else if (line.indexOf('=') > 0 && !line.startsWith("#")) {
+          String set = dotted(line.substring(0, line.indexOf('=')));
+          if ((table.isEmpty() ? set : table + "." + set).equals(key)) {
+            return name + " line " + (i + 1);
+          }
+        }
+      }
+      return name;
+    }
+
+    private static String dotted(String key) {
+      return key.replace("\"", "").replace("'", "").replaceAll("\\s*\\.\\s*", ".").strip();
+    }
+  }
+
+  /** The bundled file, read once: every catalogue starts from it. */
+  private static final class Bundled {
+    static final Source SOURCE = read();
+    static final GenericQuestions GENERIC = readGeneric();
+
+    private static Source read() {
+      try (InputStream in = CliCatalogue.class.getResourceAsStream(BUNDLED)) {
+        if (in == null) {
+          throw new IllegalStateException("the bundled clis.toml is missing from the jar");
+        }
+        return Source.parse(
+            "the bundled clis.toml", new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new IllegalStateException(
+            "the bundled clis.toml cannot be read: " + e.getMessage(), e);
       }
     }
-    return out;
+
+    private static GenericQuestions readGeneric() {
+      List<String> problems = new ArrayList<>();
+      GenericQuestions generic =
+          generic(SOURCE, new GenericQuestions(List.of(), List.of(), List.of()), problems);
+      problems.forEach(log::warn);
+      return generic;
+    }
   }
 
   private static List<Path> searchPath(Map<String, String> env) {

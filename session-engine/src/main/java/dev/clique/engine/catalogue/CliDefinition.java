@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * @param packages the packages it is installed from ({@code @anthropic-ai/claude-code}): a process
  *     whose executable or script lies in one runs this CLI, whatever its name ({@code node
  *     .../cli.js}, a native binary of a platform package)
+ * @param generic the questions any program may ask ({@code [generic]}), read on its screen where
+ *     its own patterns say nothing
  */
 public record CliDefinition(
     String id,
@@ -49,7 +51,8 @@ public record CliDefinition(
     List<Pattern> answer,
     List<Pattern> titleWorking,
     List<Pattern> titleWaiting,
-    List<String> packages) {
+    List<String> packages,
+    GenericQuestions generic) {
 
   public CliDefinition {
     args = List.copyOf(args);
@@ -84,6 +87,11 @@ public record CliDefinition(
         || !trust.isEmpty()
         || !firstRun.isEmpty()
         || !working.isEmpty();
+  }
+
+  /** Whether this is a plain shell: who holds its terminal says whether a command runs. */
+  public boolean isShell() {
+    return "shell".equals(id);
   }
 
   public boolean hasModes() {

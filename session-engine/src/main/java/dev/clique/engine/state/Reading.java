@@ -11,9 +11,17 @@ package dev.clique.engine.state;
  * @param own whether one of the CLI's own patterns matched: its own screens are specific enough to
  *     beat output that looks like work (a prompt that blinks while it waits)
  * @param detail what a permission is asked for (the command on the screen), or {@code ""}
+ * @param generic the name of the generic question pattern that matched ({@code clis.toml}'s {@code
+ *     [generic]}), or {@code ""}
  */
 public record Reading(
-    Kind kind, String line, String last, String attention, boolean own, String detail) {
+    Kind kind,
+    String line,
+    String last,
+    String attention,
+    boolean own,
+    String detail,
+    String generic) {
   /**
    * What a screen can say: nothing special, a question, an error, or (the CLI's own words) work.
    */
@@ -30,6 +38,6 @@ public record Reading(
   }
 
   public static Reading nothing(String last) {
-    return new Reading(Kind.NOTHING, "", last, "", false, "");
+    return new Reading(Kind.NOTHING, "", last, "", false, "", "");
   }
 }

@@ -24,6 +24,21 @@ public final class ScreenLines {
   }
 
   /**
+   * Whether the cursor ({@code cursorRow}, from the top of a pane of {@code rows} rows) is on the
+   * last row of {@code captured} that has text. Counted from the bottom: a capture joins wrapped
+   * lines, so above the last text its lines are not rows.
+   */
+  public static boolean cursorOnLastText(String captured, int cursorRow, int rows) {
+    String[] lines = captured.split("\n", -1);
+    int count = captured.endsWith("\n") ? lines.length - 1 : lines.length;
+    int blank = 0;
+    while (blank < count && withoutControls(lines[count - 1 - blank]).isBlank()) {
+      blank++;
+    }
+    return blank < count && cursorRow >= 0 && cursorRow == rows - 1 - blank;
+  }
+
+  /**
    * The lines as a comparison should see them: without the glyphs TUIs animate while they wait (a
    * blinking bullet, a braille or star spinner), so a prompt that blinks is a screen that stands
    * still.

@@ -1,6 +1,7 @@
 package dev.clique.engine.state;
 
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.catalogue.GenericQuestions;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -8,9 +9,10 @@ import java.util.regex.Pattern;
 
 /**
  * Reads the last lines of a screen for a question or an error. Error patterns win over waiting
- * ones. Generic patterns look only at the last few lines, and a question only counts while nothing
- * was typed after it; a CLI's own patterns ({@code clis.toml}) look a little higher, since TUIs
- * draw their choices and a footer under the question.
+ * ones, and a CLI's own patterns ({@code clis.toml}) over the generic questions ({@code
+ * [generic]}). The CLI's own look a little higher, since TUIs draw their choices and a footer under
+ * the question; the generic ones look only at the last few lines (a shell's: its last line), and a
+ * question only counts while nothing was typed after it.
  */
 public final class ScreenReader {
   /** Lines from the bottom where a generic question or error counts. */
@@ -27,14 +29,6 @@ public final class ScreenReader {
 
   static final int SAYING_MAX = 200;
 
-  // A choice that is still open: nothing typed after the (y/n) or the question mark.
-  private static final List<Pattern> WAITING =
-      List.of(
-          Pattern.compile("(?i)[(\\[]\\s*y(?:es)?\\s*/\\s*n(?:o)?\\s*[)\\]]\\s*[?:>.]?\\s*$"),
-          Pattern.compile(
-              "(?i)\\bdo you want\\b[^?]*\\?\\s*(?:[(\\[][^)\\]]*[)\\]]\\s*[?:]?\\s*)?$"),
-          Pattern.compile("(?i)\\bpress enter to continue\\b"));
-
   private static final List<Pattern> ERRORS = List.of(Pattern.compile("command not found"));
 
   private static final Pattern TRACEBACK = Pattern.compile("Traceback \\(most recent call last\\)");
@@ -45,12 +39,15 @@ public final class ScreenReader {
 
   private ScreenReader() {}
 
-  /** Reads a captured screen for {@code cli} (null: generic patterns only). */
+  /** Reads a captured screen for {@code cli} (null: the bundled generic patterns only). */
   public static Reading read(String captured, CliDefinition cli) {
     return read(ScreenLines.meaningful(captured), cli);
   }
 
-  /** Reads meaningful lines (top to bottom) for {@code cli} (null: generic patterns only). */
+  /**
+   * Reads meaningful lines (top to bottom) for {@code cli} (null: the bundled generic patterns
+   * only).
+   */
   public static Reading read(List<String> lines, CliDefinition cli) {
     String last = lines.isEmpty() ? "" : saying(lines.get(lines.size() - 1));
     List<Pattern> cliErrors = cli == null ? List.of() : cli.errors();
@@ -66,52 +63,76 @@ public final class ScreenReader {
       ownError = error != null;
     }
     if (error != null) {
-      return new Reading(Reading.Kind.ERROR, error, last, "error", ownError, "");
+      return new Reading(Reading.Kind.ERROR, error, last, "error", ownError, "", "");
     }
-    // The CLI's own screens are the specific ones: they name why it waits.
-    String ownKind = "";
-    String own = null;
+    GenericQuestions generic = cli == null ? GenericQuestions.bundled() : cli.generic();
+    // A shell's screen is a log: a question above its last line was answered, or was output.
+    int window = cli != null && cli.isShell() ? 1 : GENERIC_WINDOW;
+    Reading asked = findGeneric(lines, window, generic.questions(), last);
     if (cli != null) {
+      // The CLI's own screens are the specific ones: they name why it waits, or say it works. A
+      // generic question on the same screen says best what is asked ("Press Enter to continue").
       for (Map.Entry<String, List<Pattern>> screen :
           List.of(
               Map.entry("trust", cli.trust()),
               Map.entry("first-run", cli.firstRun()),
               Map.entry("permission", cli.waiting()),
               Map.entry("question", cli.questions()))) {
-        int window = screen.getKey().equals("first-run") ? FIRST_RUN_WINDOW : CLI_WINDOW;
-        own = find(lines, window, screen.getValue());
+        String kind = screen.getKey();
+        String own =
+            find(
+                lines, kind.equals("first-run") ? FIRST_RUN_WINDOW : CLI_WINDOW, screen.getValue());
         if (own != null) {
-          ownKind = screen.getKey();
-          if (ownKind.equals("question")) {
-            own = questionAbove(lines, own);
-          }
-          break;
+          String line =
+              asked != null
+                  ? asked.line()
+                  : kind.equals("question") ? questionAbove(lines, own) : own;
+          String detail = kind.equals("permission") ? permissionDetail(lines, cli) : "";
+          return new Reading(Reading.Kind.WAITING, line, last, kind, true, detail, "");
+        }
+      }
+      String working = find(lines, CLI_WINDOW, cli.working());
+      if (working != null) {
+        return new Reading(Reading.Kind.WORKING, working, last, "", true, "", "");
+      }
+    }
+    if (asked == null) {
+      asked = findGeneric(lines, window, generic.choices(), last);
+      if (asked != null) {
+        asked = withLine(asked, questionAbove(lines, asked.line()));
+      }
+    }
+    if (asked == null) {
+      asked = findGeneric(lines, 1, generic.lastLineQuestions(), last);
+    }
+    return asked != null ? asked : Reading.nothing(last);
+  }
+
+  private static Reading withLine(Reading reading, String line) {
+    return new Reading(
+        reading.kind(),
+        line,
+        reading.last(),
+        reading.attention(),
+        reading.own(),
+        reading.detail(),
+        reading.generic());
+  }
+
+  /** The first generic pattern (in the catalogue's order) that one of the last lines matches. */
+  private static Reading findGeneric(
+      List<String> lines, int window, List<GenericQuestions.Named> patterns, String last) {
+    int top = Math.max(0, lines.size() - window);
+    for (GenericQuestions.Named named : patterns) {
+      for (int i = lines.size() - 1; i >= top; i--) {
+        String line = ScreenLines.unframed(lines.get(i));
+        if (named.pattern().matcher(line).find()) {
+          return new Reading(
+              Reading.Kind.WAITING, saying(line), last, "question", false, "", named.name());
         }
       }
     }
-    String waiting = find(lines, GENERIC_WINDOW, WAITING);
-    if (waiting == null) {
-      waiting = own;
-    }
-    if (waiting == null && !lines.isEmpty()) {
-      String question = ScreenLines.unframed(lines.get(lines.size() - 1));
-      if (question.length() > 1 && question.length() <= SHORT_QUESTION && question.endsWith("?")) {
-        waiting = saying(question);
-      }
-    }
-    if (waiting == null && cli != null) {
-      String working = find(lines, CLI_WINDOW, cli.working());
-      if (working != null) {
-        return new Reading(Reading.Kind.WORKING, working, last, "", true, "");
-      }
-    }
-    if (waiting != null) {
-      boolean isOwn = own != null;
-      String detail = isOwn && ownKind.equals("permission") ? permissionDetail(lines, cli) : "";
-      return new Reading(
-          Reading.Kind.WAITING, waiting, last, isOwn ? ownKind : "question", isOwn, detail);
-    }
-    return Reading.nothing(last);
+    return null;
   }
 
   /**

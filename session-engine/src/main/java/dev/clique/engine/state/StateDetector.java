@@ -20,7 +20,9 @@ import java.util.regex.Pattern;
  *       for {@value #PROOF_STILL_MILLIS} ms (an animation while idle is not work). For a {@code
  *       shell} session, a command holding the terminal is working even when silent, and the prompt
  *       the shell prints when it gets the terminal back is not work;
- *   <li>{@code waiting}/{@code error}: a fresh attention signal or what the last lines say;
+ *   <li>{@code waiting}/{@code error}: a fresh attention signal or what the last lines say. On a
+ *       shell's screen a generic question counts only as its last line with the cursor on it, and
+ *       then also while the command that asks it holds the terminal, once it is quiet;
  *   <li>{@code idle}.
  * </ol>
  *
@@ -106,6 +108,7 @@ public final class StateDetector {
       return;
     }
     p.retitled(pane.title(), now);
+    p.rows = pane.rows();
     if (!p.alive) {
       p.alive = true;
       p.mark = pane.mark();
@@ -209,6 +212,9 @@ public final class StateDetector {
     p.screenHash = hash;
     p.screenAt = now;
     Reading reading = ScreenReader.read(lines, p.cli);
+    if (p.shell) {
+      p.asksAtCursor(captured, reading);
+    }
     if (p.reading == null
         || p.reading.kind() != reading.kind()
         || !p.reading.line().equals(reading.line())) {
@@ -250,9 +256,10 @@ public final class StateDetector {
       long every = saidWork ? WORKING_SCREEN_EVERY_MILLIS : BUSY_SCREEN_EVERY_MILLIS;
       return p.screenAt < 0 || now - p.screenAt >= every;
     }
-    // A capture in the same millisecond as the output may have missed it: take another.
+    // A capture in the same millisecond as the output may have missed it: take another. A shell's
+    // command that fell silent is looked at too: it may be asking.
     boolean stale = p.screenAt < 0 || p.screenAt <= p.lastOutput || p.screenAt < p.shellSince;
-    return stale && !p.busy(now);
+    return stale && !p.active(now);
   }
 
   /**
@@ -304,6 +311,11 @@ public final class StateDetector {
     if (reading.own() && !ownScreen && !ownWork) {
       reading = Reading.nothing(reading.last()); // its own words, but not (or no longer) current
     }
+    boolean shellAsks =
+        p.shell && !reading.generic().isEmpty() && p.questionAtCursor && p.screenAt > p.inputAt;
+    if (p.shell && !reading.generic().isEmpty() && !shellAsks) {
+      reading = Reading.nothing(reading.last()); // output the shell went on from, or its prompt
+    }
     Report report = p.report;
     String staleReport = null;
     if (report != null) {
@@ -327,7 +339,8 @@ public final class StateDetector {
     // alone (a redraw, a blink, a clock) is not work. The others prove work by output.
     boolean saysWhenItWorks =
         p.cli != null && (p.cli.hasTitleStates() || !p.cli.working().isEmpty());
-    boolean busy = saysWhenItWorks ? p.typedRecently(now) : p.busy(now);
+    // A shell's command that asks holds the terminal while it waits: only output or input is work.
+    boolean busy = saysWhenItWorks ? p.typedRecently(now) : shellAsks ? p.active(now) : p.busy(now);
     if ((busy || ownWork) && !ownScreen) {
       String evidence =
           ownWork
@@ -344,10 +357,14 @@ public final class StateDetector {
       String kind =
           error ? "error" : reading.attention().isEmpty() ? "question" : reading.attention();
       long since = fromSignal ? p.signalAt : p.readingSince;
+      String matched =
+          reading.generic().isEmpty() || error
+              ? saying
+              : "generic question " + reading.generic() + ": " + saying;
       StateSource source =
           fromSignal && signal != Signal.NONE
               ? new StateSource(StateSource.HOOK, "attention " + signal.wireName())
-              : new StateSource(StateSource.PANE, prefix + saying);
+              : new StateSource(StateSource.PANE, prefix + matched);
       return new Verdict(
           error ? SessionState.ERROR : SessionState.WAITING,
           false,
@@ -447,6 +464,15 @@ public final class StateDetector {
     long shellSince = -1;
     long shellSeenAt = -1;
 
+    /** The pane's height: the cursor's row is found from the bottom of a capture. */
+    int rows;
+
+    /** The last screen's last line is a question the cursor sits on, and not the prompt. */
+    boolean questionAtCursor;
+
+    /** What the shell shows when it has the terminal and nothing was typed since: its prompt. */
+    String prompt;
+
     long screenAt = -1;
     long screenChangedAt = -1;
     int screenHash;
@@ -501,7 +527,23 @@ public final class StateDetector {
 
     Pane(CliDefinition cli) {
       this.cli = cli;
-      this.shell = cli != null && "shell".equals(cli.id());
+      this.shell = cli != null && cli.isShell();
+    }
+
+    /**
+     * Notes whether a shell's screen asks: a program that asks waits right after its question (the
+     * cursor on that line), while a line a command printed and went on from has the cursor under
+     * it. A shell at its own prompt and one in {@code read -p} both hold the terminal and both read
+     * it (the same system call), so what the shell shows when it has just got the terminal back, or
+     * started, and nothing was typed since is taken as its prompt, never as a question.
+     */
+    void asksAtCursor(String captured, Reading reading) {
+      boolean atCursor =
+          ScreenLines.cursorOnLastText(captured, mark == null ? -1 : mark.cursorY(), rows);
+      if (atCursor && !commandRunning && shellSince >= 0 && inputAt < shellSince) {
+        prompt = reading.last();
+      }
+      questionAtCursor = atCursor && !reading.last().equals(prompt);
     }
 
     void output(long at) {
@@ -520,6 +562,8 @@ public final class StateDetector {
       shellSeenAt = -1;
       screenAt = -1;
       reading = null;
+      questionAtCursor = false;
+      prompt = null;
       proofStretch = -1;
       signal = Signal.NONE;
       report = null;
@@ -551,11 +595,13 @@ public final class StateDetector {
     }
 
     boolean busy(long now) {
+      return alive && ((shell && commandRunning) || active(now));
+    }
+
+    /** Output or input now, whoever holds the terminal. */
+    boolean active(long now) {
       if (!alive) {
         return false;
-      }
-      if (shell && commandRunning) {
-        return true;
       }
       boolean input =
           inputAt >= 0 && now - inputAt <= BUSY_MILLIS && (!shell || inputAt >= shellSince);

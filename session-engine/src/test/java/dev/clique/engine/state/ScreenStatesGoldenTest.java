@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Golden files: {@code states/NAME.txt} is a pane's text (optionally headed by {@code cli: ID} and
  * a {@code ---} line, to read it with that CLI's own patterns from the bundled catalogue) and
- * {@code states/NAME.expected} the state and saying of a pane that has fallen quiet on it.
+ * {@code states/NAME.expected} the state and saying of a pane that has fallen quiet on it (and,
+ * where it says, the attention kind and the generic question pattern that matched).
  */
 class ScreenStatesGoldenTest {
   private static final CliCatalogue CATALOGUE = CliCatalogue.load(null, Map.of("PATH", ""));
@@ -70,6 +71,11 @@ class ScreenStatesGoldenTest {
       assertThat(reading.attention())
           .as("attention of %s", name)
           .isEqualTo(expected.get("attention"));
+    }
+    if (expected.containsKey("generic")) {
+      assertThat(reading.generic())
+          .as("generic pattern of %s", name)
+          .isEqualTo(expected.get("generic"));
     }
     assertThat(reading.line().length()).isLessThanOrEqualTo(200);
   }

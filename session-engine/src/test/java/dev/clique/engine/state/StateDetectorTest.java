@@ -3,6 +3,7 @@ package dev.clique.engine.state;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.catalogue.GenericQuestions;
 import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
@@ -25,8 +26,27 @@ class StateDetectorTest {
   private static CliDefinition cli(String id, List<Pattern> waiting, List<Pattern> errors) {
     List<Pattern> none = List.of();
     return new CliDefinition(
-        id, id, id, List.of(), List.of(), List.of(), List.of(), "", "", waiting, none, none, none,
-        none, errors, none, none, none, none, List.of());
+        id,
+        id,
+        id,
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        "",
+        "",
+        waiting,
+        none,
+        none,
+        none,
+        none,
+        errors,
+        none,
+        none,
+        none,
+        none,
+        List.of(),
+        GenericQuestions.bundled());
   }
 
   /** The pane as list-panes shows it; every call with {@code printed} moves its output mark. */
@@ -268,7 +288,8 @@ class StateDetectorTest {
             none,
             none,
             none,
-            List.of());
+            List.of(),
+            GenericQuestions.bundled());
     detector.track("g", streaming);
     detector.observe("g", pane(true));
     clock.advanceMillis(10);
@@ -442,7 +463,8 @@ class StateDetectorTest {
     detector.screen("a", "Proceed (y/n)?");
     Verdict verdict = detector.verdict("a");
     assertThat(verdict.attention()).isEqualTo(new Attention("question", "Proceed (y/n)?", shown));
-    assertThat(verdict.source()).isEqualTo(new StateSource("pane", "Proceed (y/n)?"));
+    assertThat(verdict.source())
+        .isEqualTo(new StateSource("pane", "generic question yes-no: Proceed (y/n)?"));
   }
 
   @Test
@@ -519,5 +541,233 @@ class StateDetectorTest {
     assertThat(detector.verdict("a").state()).isEqualTo(SessionState.WORKING);
     assertThat(detector.verdict("a").source())
         .isEqualTo(new StateSource("hook", "UserPromptSubmit"));
+  }
+
+  // A shell's questions: the last line, the cursor on it (rows of 50, as pane() has them).
+
+  /** Output on a shell's pane that leaves its cursor on {@code cursorRow}. */
+  private void printedTo(String id, int cursorRow) {
+    history++;
+    cursor = cursorRow;
+    activity = clock.millis() / 1000;
+    detector.observe(id, pane(false));
+  }
+
+  /** A capture of 50 rows: {@code lines} from the top, blank rows under them. */
+  private static String rows(String... lines) {
+    StringBuilder screen = new StringBuilder();
+    for (int i = 0; i < 50; i++) {
+      screen.append(i < lines.length ? lines[i] : "").append('\n');
+    }
+    return screen.toString();
+  }
+
+  /** A shell at its first prompt {@code prompt}, seen and captured. */
+  private void startShell(String prompt) {
+    detector.track("sh", SHELL);
+    printedTo("sh", 0);
+    detector.foreground("sh", Foreground.SHELL);
+    clock.advanceMillis(100);
+    quiet("sh");
+    detector.screen("sh", rows(prompt));
+  }
+
+  /** Something typed runs as a command of its own, that prints and holds the terminal. */
+  private void runs(String id, int cursorRow) {
+    detector.input(id);
+    clock.advanceMillis(50);
+    detector.foreground(id, Foreground.COMMAND);
+    printedTo(id, cursorRow);
+  }
+
+  /** The command ends: the shell takes the terminal back and prints its prompt. */
+  private void commandEnds(String id, int promptRow, String... screen) {
+    detector.foreground(id, Foreground.SHELL);
+    clock.advanceMillis(50);
+    detector.foreground(id, Foreground.SHELL);
+    printedTo(id, promptRow);
+    detector.screen(id, rows(screen));
+  }
+
+  /** {@code millis} pass with no output, the command still in the foreground. */
+  private void silentCommand(String id, long millis) {
+    for (long t = 0; t < millis; t += 100) {
+      clock.advanceMillis(100);
+      quiet(id);
+      detector.foreground(id, Foreground.COMMAND);
+    }
+  }
+
+  @Test
+  void aCommandThatAsksAtTheCursorWaitsOnceQuietThoughItHoldsTheTerminal() {
+    startShell("bash-5.2$ ");
+    runs("sh", 1); // python3 ask.py: input("Name? ")
+    clock.advanceMillis(1_000);
+    quiet("sh");
+    assertThat(state("sh")).as("just printed").isEqualTo(SessionState.WORKING);
+    silentCommand("sh", 1_100);
+    assertThat(detector.needsScreen("sh")).as("a silent command may be asking").isTrue();
+    detector.screen("sh", rows("bash-5.2$ python3 ask.py", "Name? "));
+
+    Verdict verdict = detector.verdict("sh");
+    assertThat(verdict.state()).isEqualTo(SessionState.WAITING);
+    assertThat(verdict.attention().kind()).isEqualTo("question");
+    assertThat(verdict.attention().detail()).isEqualTo("Name?");
+    assertThat(verdict.source())
+        .isEqualTo(new StateSource("pane", "generic question short-question: Name?"));
+
+    detector.input("sh"); // "bob" and Enter
+    assertThat(state("sh")).as("answered").isEqualTo(SessionState.WORKING);
+    clock.advanceMillis(300);
+    commandEnds("sh", 2, "bash-5.2$ python3 ask.py", "Name? bob", "bash-5.2$ ");
+    clock.advanceMillis(2_100);
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void aShellInReadWaitsAndIsIdleAgainOnceAnswered() {
+    startShell("bash-5.2$ ");
+    detector.input("sh"); // read -p "Continue? " x: a builtin, the shell keeps the terminal
+    clock.advanceMillis(50);
+    printedTo("sh", 1);
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.foreground("sh", Foreground.SHELL);
+    assertThat(detector.needsScreen("sh")).isTrue();
+    detector.screen("sh", rows("bash-5.2$ read -p \"Continue? \" x", "Continue? "));
+    Verdict verdict = detector.verdict("sh");
+    assertThat(verdict.state()).isEqualTo(SessionState.WAITING);
+    assertThat(verdict.attention().detail()).isEqualTo("Continue?");
+
+    detector.input("sh"); // y
+    clock.advanceMillis(50);
+    printedTo("sh", 2);
+    detector.screen("sh", rows("bash-5.2$ read -p \"Continue? \" x", "Continue? y", "bash-5.2$ "));
+    clock.advanceMillis(2_100);
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void aQuestionACommandPrintedAndWentOnFromIsWorkThenIdleAtThePrompt() {
+    startShell("bash-5.2$ ");
+    runs("sh", 2); // echo "Ready?"; sleep 30: the cursor under "Ready?"
+    silentCommand("sh", 5_000);
+    detector.screen("sh", rows("bash-5.2$ echo \"Ready?\"; sleep 30", "Ready?"));
+    assertThat(state("sh")).isEqualTo(SessionState.WORKING);
+    assertThat(detector.verdict("sh").source().evidence()).isEqualTo("a command in the foreground");
+
+    commandEnds("sh", 2, "bash-5.2$ echo \"Ready?\"; sleep 30", "Ready?", "bash-5.2$ ");
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void aSilentCommandWhoseLastWordsAreAQuestionAtTheCursorIsTakenToAsk() {
+    // printf "Ready? "; sleep 30: what a program that asks shows, so it reads as one (the rule).
+    startShell("bash-5.2$ ");
+    runs("sh", 1);
+    silentCommand("sh", 2_100);
+    detector.screen("sh", rows("bash-5.2$ printf \"Ready? \"; sleep 30", "Ready? "));
+    assertThat(state("sh")).isEqualTo(SessionState.WAITING);
+  }
+
+  @Test
+  void aQuestionAboveAShellsLastLineIsNotAsked() {
+    startShell("bash-5.2$ ");
+    runs("sh", 3);
+    silentCommand("sh", 2_100);
+    detector.screen(
+        "sh", rows("bash-5.2$ ./release.sh", "Proceed (y/n)? y", "uploading 3 files..."));
+    assertThat(state("sh")).isEqualTo(SessionState.WORKING);
+  }
+
+  @Test
+  void aPromptThatLooksLikeAQuestionIsTheShellsPromptNotAQuestion() {
+    startShell("ready? ");
+    clock.advanceMillis(2_100);
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+
+    detector.input("sh"); // read -p "Deploy? " x
+    clock.advanceMillis(50);
+    printedTo("sh", 1);
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.screen("sh", rows("ready? read -p \"Deploy? \" x", "Deploy? "));
+    assertThat(state("sh")).isEqualTo(SessionState.WAITING);
+
+    detector.input("sh");
+    clock.advanceMillis(50);
+    printedTo("sh", 2);
+    detector.screen("sh", rows("ready? read -p \"Deploy? \" x", "Deploy? y", "ready? "));
+    clock.advanceMillis(2_100);
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void anErrorOnAShellsScreenWinsOverItsQuestion() {
+    startShell("bash-5.2$ ");
+    detector.input("sh");
+    clock.advanceMillis(50);
+    printedTo("sh", 3);
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.screen(
+        "sh",
+        rows(
+            "bash-5.2$ gti status; read -p \"Continue? \" x",
+            "bash: gti: command not found",
+            "Continue? "));
+    assertThat(state("sh")).isEqualTo(SessionState.ERROR);
+  }
+
+  @Test
+  void aCliWithNoPatternsOfItsOwnWaitsOnEachGenericQuestionOnceQuiet() {
+    startAgent(); // its own patterns ask "Allow this?" only
+    for (String[] asked :
+        List.of(
+            new String[] {"Do you want to continue? [Y/n]", "yes-no"},
+            new String[] {"Do you want to keep them? (keep)", "do-you-want"},
+            new String[] {"Would you like to install the plugins? [all]", "would-you-like"},
+            new String[] {"Press Enter to continue", "press-enter"},
+            new String[] {"Allow command rm -rf build/", "allow"},
+            new String[] {"Deploy where?\n❯ 1. staging\n  2. production", "menu"},
+            new String[] {"What is the project name?", "short-question"})) {
+      print("a");
+      detector.screen("a", asked[0]);
+      assertThat(state("a")).as("printing: %s", asked[1]).isEqualTo(SessionState.WORKING);
+      clock.advanceMillis(2_100);
+      Verdict verdict = detector.verdict("a");
+      assertThat(verdict.state()).as(asked[1]).isEqualTo(SessionState.WAITING);
+      assertThat(verdict.attention().kind()).isEqualTo("question");
+      assertThat(verdict.source().evidence()).startsWith("generic question " + asked[1] + ": ");
+    }
+  }
+
+  @Test
+  void aSessionOfACliTheCatalogueNoLongerKnowsStillSeesTheBundledQuestions() {
+    detector.track("gone", null);
+    detector.observe("gone", pane(true));
+    clock.advanceMillis(2_100);
+    quiet("gone");
+    detector.screen("gone", "Overwrite? (y/n)");
+    assertThat(state("gone")).isEqualTo(SessionState.WAITING);
+  }
+
+  @Test
+  void theClisOwnSignalsBeatAGenericQuestion() {
+    startAgent();
+    detector.report("a", report(SessionState.WORKING, null, null, "UserPromptSubmit"));
+    detector.screen("a", "Would you like a summary?\n> ");
+    clock.advanceMillis(2_100);
+    assertThat(detector.verdict("a").source())
+        .isEqualTo(new StateSource("hook", "UserPromptSubmit"));
+
+    detector.input("a"); // the report ends; its own pattern names the screen
+    clock.advanceMillis(700);
+    detector.screen("a", "Do you want to proceed? (y/n)\nAllow this?");
+    clock.advanceMillis(2_100);
+    Verdict verdict = detector.verdict("a");
+    assertThat(verdict.state()).isEqualTo(SessionState.WAITING);
+    assertThat(verdict.attention().kind()).isEqualTo("permission");
+    assertThat(verdict.source().evidence()).doesNotContain("generic");
   }
 }
