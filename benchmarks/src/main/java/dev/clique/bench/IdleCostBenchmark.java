@@ -288,17 +288,21 @@ final class IdleCostBenchmark implements Benchmark {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
-      process.destroy();
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
+    public void close() throws IOException {
       ProcessBuilder kill = new ProcessBuilder("tmux", "-L", socket, "kill-server");
       kill.environment().putAll(env);
-      kill.redirectOutput(ProcessBuilder.Redirect.DISCARD)
-          .redirectError(ProcessBuilder.Redirect.DISCARD)
-          .start()
-          .waitFor();
+      try {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+        kill.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start()
+            .waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
       delete(home);
       delete(sockets);
       delete(workdir);
