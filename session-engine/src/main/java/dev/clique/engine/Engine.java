@@ -181,6 +181,7 @@ public final class Engine implements AutoCloseable {
     }
     if (persistentTokens) {
       sessions.adoptOrphans(); // only the engine that owns the home: never an embedded one
+      sessions.adoptLateOrphans();
     }
     sessions.start();
     ScheduledExecutorService housekeeping =

@@ -2,6 +2,7 @@ package dev.clique.engine.discovery;
 
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.ServerPane;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
@@ -70,6 +71,9 @@ public final class Discovery implements AutoCloseable {
   /** What a pane was found to run, and when it was read. */
   private record Seen(Optional<Detection> detection, long at) {}
 
+  /** A server's last look, kept while the server does nothing: its panes and what they run. */
+  private record Quiet(Activity activity, Set<PaneKey> keys, Map<String, Found> found) {}
+
   /**
    * A pane found to run no CLI is read again after this long even when its foreground command is
    * the same: a CLI started by a command that stays in the foreground ({@code make}, a script).
@@ -84,6 +88,7 @@ public final class Discovery implements AutoCloseable {
   private final long uid;
   private final Map<String, TmuxProcess> servers = new ConcurrentHashMap<>();
   private final Map<PaneKey, Seen> seen = new HashMap<>(); // scan thread only
+  private final Map<String, Quiet> quiet = new HashMap<>(); // scan thread only
   private final Map<String, Long> endedAt = new HashMap<>(); // scan thread only
   private final Map<String, String> causes = new ConcurrentHashMap<>();
   private final Set<String> talkedTo = ConcurrentHashMap.newKeySet();
@@ -184,16 +189,30 @@ public final class Discovery implements AutoCloseable {
     long now = clock.millis();
     Map<String, Found> next = new LinkedHashMap<>();
     Set<PaneKey> keys = new HashSet<>();
+    Map<String, Quiet> looked = new HashMap<>();
     for (Path socket : sockets()) {
       List<ServerPane> panes;
       talkedTo.add(socket.toString());
+      TmuxProcess server = server(socket.toString());
+      Activity activity = server.activity();
+      Quiet last = quiet.get(socket.toString());
+      if (activity != null && last != null && last.activity().equals(activity)) {
+        // The server did nothing since the last look (a CLI that starts or ends in a pane prints):
+        // what it showed then stands.
+        looked.put(socket.toString(), last);
+        keys.addAll(last.keys());
+        next.putAll(last.found());
+        continue;
+      }
       try {
-        panes = server(socket.toString()).listEveryPane();
+        panes = server.listEveryPane();
       } catch (TmuxException e) {
         note(socket.toString(), "no tmux server answers there: " + oneLine(e.getMessage()));
         continue;
       }
       causes.remove(socket.toString());
+      Set<PaneKey> serverKeys = new HashSet<>();
+      Map<String, Found> serverFound = new LinkedHashMap<>();
       for (ServerPane pane : panes) {
         if (pane.info().dead()) {
           continue;
@@ -201,6 +220,7 @@ public final class Discovery implements AutoCloseable {
         PaneKey key =
             new PaneKey(socket.toString(), pane.id(), pane.info().pid(), pane.info().command());
         keys.add(key);
+        serverKeys.add(key);
         Seen before = seen.get(key);
         Optional<Detection> detection = before == null ? null : before.detection();
         boolean stale =
@@ -212,9 +232,15 @@ public final class Discovery implements AutoCloseable {
           detection = inspect(socket, pane);
           seen.put(key, new Seen(detection, now));
         }
-        detection.ifPresent(d -> next.put(id(socket, pane, d), found(socket, pane, d)));
+        detection.ifPresent(d -> serverFound.put(id(socket, pane, d), found(socket, pane, d)));
+      }
+      next.putAll(serverFound);
+      if (activity != null) {
+        looked.put(socket.toString(), new Quiet(activity, Set.copyOf(serverKeys), serverFound));
       }
     }
+    quiet.clear();
+    quiet.putAll(looked);
     seen.keySet().retainAll(keys);
     forgetCausesOfGone(keys);
     for (Found before : found) {

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -49,11 +50,23 @@ final class HangUpWatch implements AutoCloseable {
             return thread;
           });
 
+  private final boolean everyQuarterSecond;
+  private ScheduledFuture<?> looking; // guarded by this: runs only while a request is held
+
   /** Watches with {@code table}; {@code table} null: no table here, hang-ups go unnoticed. */
   HangUpWatch(Table table, boolean everyQuarterSecond) {
     this.table = table;
-    if (table != null && everyQuarterSecond) {
-      timer.scheduleWithFixedDelay(this::look, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS);
+    this.everyQuarterSecond = table != null && everyQuarterSecond;
+  }
+
+  /** One look, and the timer stopped once no request is held: an idle engine reads nothing. */
+  private void lookWhileHeld() {
+    look();
+    synchronized (this) {
+      if (held.isEmpty() && looking != null) {
+        looking.cancel(false);
+        looking = null;
+      }
     }
   }
 
@@ -77,7 +90,14 @@ final class HangUpWatch implements AutoCloseable {
     }
     Connection connection = new Connection(l.getPort(), r.getPort());
     Held entry = new Held(onHangUp, reads.get());
-    held.put(connection, entry);
+    synchronized (this) {
+      held.put(connection, entry);
+      if (everyQuarterSecond && looking == null) {
+        looking =
+            timer.scheduleWithFixedDelay(
+                this::lookWhileHeld, EVERY_MILLIS, EVERY_MILLIS, TimeUnit.MILLISECONDS);
+      }
+    }
     // Only its own entry: a later request on a reused port may hold the same key by now.
     return () -> held.remove(connection, entry);
   }

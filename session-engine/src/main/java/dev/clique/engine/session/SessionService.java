@@ -247,6 +247,20 @@ public final class SessionService implements AutoCloseable {
     watcher.start();
   }
 
+  /**
+   * Adopts sessions that appear on the engine's own socket with no record after it started, once
+   * they have gone unrecorded for a while: the owning engine's, not an embedded one's.
+   */
+  public void adoptLateOrphans() {
+    watcher.onStrangers(
+        () -> {
+          int adopted = adoptOrphans();
+          if (adopted > 0) {
+            watcher.refreshNow();
+          }
+        });
+  }
+
   public CliCatalogue catalogue() {
     return catalogue;
   }

@@ -91,6 +91,14 @@ final class SessionWatcher implements AutoCloseable {
   private volatile Snapshot snapshot = Snapshot.EMPTY; // replaced under lock
   private long nextListAt; // watch thread only
   private Activity seen; // watch thread only: the server's activity at the last look
+
+  /** How long a pane no record names is left to the engine that is recording it. */
+  static final long STRANGER_GRACE_MILLIS = 10_000;
+
+  private final Map<String, Long> strangers = new HashMap<>(); // guarded by lock
+  private volatile Runnable onStrangers;
+  private volatile Runnable strangersSettled;
+  private volatile long strangerDueAt; // 0: no pane waits for its grace to end
   private boolean wasHot; // watch thread only
   private volatile boolean listSoon;
   private volatile boolean closed;
@@ -221,6 +229,8 @@ final class SessionWatcher implements AutoCloseable {
           activity == null
               ? now >= nextListAt
               : moved; // tmux did something: only then can a listing show anything new
+      // A pane no record names is looked at again when its grace ends.
+      due = due || (strangerDueAt > 0 && now >= strangerDueAt);
       boolean listed = false;
       if (listSoon || due) {
         listSoon = false;
@@ -304,7 +314,40 @@ final class SessionWatcher implements AutoCloseable {
       for (String id : tracked) {
         detector.observe(id, byId.get(id));
       }
+      noteStrangers(byId);
     }
+    Runnable adopt = strangersSettled;
+    if (adopt != null) {
+      strangersSettled = null;
+      adopt.run();
+    }
+  }
+
+  /**
+   * Panes no record names, and since when: a session that another engine on the same home is
+   * recording now, or one an engine killed mid-create left. One still unrecorded after {@value
+   * #STRANGER_GRACE_MILLIS} ms is handed to {@link #onStrangers}.
+   */
+  private void noteStrangers(Map<String, PaneInfo> byId) {
+    long now = clock.millis();
+    Set<String> known = new HashSet<>(tracked);
+    strangers.keySet().removeIf(id -> !byId.containsKey(id) || known.contains(id));
+    for (PaneInfo pane : byId.values()) {
+      if (!pane.dead() && !known.contains(pane.session()) && onStrangers != null) {
+        long since = strangers.computeIfAbsent(pane.session(), id -> now);
+        if (now - since >= STRANGER_GRACE_MILLIS) {
+          strangers.put(pane.session(), now); // asked again only after another grace
+          strangersSettled = onStrangers;
+        }
+      }
+    }
+    long first = strangers.values().stream().mapToLong(Long::longValue).min().orElse(-1);
+    strangerDueAt = first < 0 ? 0 : first + STRANGER_GRACE_MILLIS;
+  }
+
+  /** What to do with panes no record has named for a while (the engine that owns the home). */
+  void onStrangers(Runnable adopt) {
+    this.onStrangers = adopt;
   }
 
   private void capture(String id) {

@@ -68,14 +68,19 @@ final class ProcFs {
       return null;
     }
     try {
+      // Read on every tick of an idle engine: plain bytes, no line or charset machinery.
+      byte[] io = Files.readAllBytes(root.resolve(pid + "/io"));
       long read = -1;
-      for (String line : Files.readAllLines(root.resolve(pid + "/io"))) {
-        if (line.startsWith("rchar:")) {
-          read = parse(line.substring(6));
+      if (io.length > 7 && io[0] == 'r' && io[1] == 'c' && io[5] == ':') {
+        read = 0;
+        for (int i = 6; i < io.length && io[i] != '\n'; i++) {
+          if (io[i] >= '0' && io[i] <= '9') {
+            read = read * 10 + (io[i] - '0');
+          }
         }
       }
-      String children = Files.readString(root.resolve(pid + "/task/" + pid + "/children"));
-      return read < 0 ? null : read + " " + children.strip();
+      byte[] children = Files.readAllBytes(root.resolve(pid + "/task/" + pid + "/children"));
+      return read < 0 ? null : read + " " + new String(children, StandardCharsets.US_ASCII).strip();
     } catch (IOException | RuntimeException e) {
       return null;
     }
@@ -267,6 +272,17 @@ final class ProcFs {
 
   /** This process's real user id, from {@code /proc/self/status}; null when it cannot be read. */
   String userId() {
+    String known = uid;
+    if (known == null) {
+      known = readUserId();
+      uid = known;
+    }
+    return known;
+  }
+
+  private volatile String uid;
+
+  private String readUserId() {
     try {
       for (String line : Files.readAllLines(root.resolve("self/status"))) {
         if (line.startsWith("Uid:")) {

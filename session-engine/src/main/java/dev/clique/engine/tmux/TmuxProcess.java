@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -616,20 +617,27 @@ public final class TmuxProcess implements Tmux {
     return work == null ? null : new Activity(pid + " " + work);
   }
 
-  /** The socket file's identity (inode and change time), or null when there is none. */
+  /** The socket file's identity (its inode and time), or null when there is none. */
   private String socketStamp() {
-    Path file = socketFile(System.getenv());
+    Path file = ownSocketFile;
+    if (file == null) {
+      file = socketFile(System.getenv());
+      ownSocketFile = file;
+    }
     if (file == null) {
       return null;
     }
     try {
-      Map<String, Object> attributes =
-          Files.readAttributes(file, "unix:ino,ctime", java.nio.file.LinkOption.NOFOLLOW_LINKS);
-      return attributes.get("ino") + "@" + attributes.get("ctime");
+      BasicFileAttributes attributes =
+          Files.readAttributes(
+              file, BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+      return attributes.fileKey() + "@" + attributes.lastModifiedTime().toMillis();
     } catch (IOException | RuntimeException e) {
       return null;
     }
   }
+
+  private volatile Path ownSocketFile;
 
   /**
    * A command whose output the engine chooses (never a pane's text): through the control client

@@ -99,4 +99,30 @@ class EngineRestartIT {
                 .asBoolean())
         .isTrue();
   }
+
+  @Test
+  void aSessionThatAppearsOnTheSocketWithNoRecordAfterTheStartIsAdopted() throws Exception {
+    Engine engine = sandbox.engine();
+    String token = engine.tokens().create("test", Set.of(Scope.READ), "").secret();
+    ApiClient api = new ApiClient(engine.url(), token);
+    // What an engine killed during a create leaves: tmux made the session after the next engine
+    // had looked for orphans at its start.
+    String late = "7d3c2a10-0000-4000-8000-00000000late";
+    sandbox
+        .tmux()
+        .tmux()
+        .newSession(late, sandbox.work(), java.util.List.of("bash", "--norc"), Map.of());
+    long deadline =
+        System.nanoTime()
+            + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
+                SessionWatcher.STRANGER_GRACE_MILLIS + 10_000);
+    Map<String, JsonNode> sessions = byId(api.get("/api/state").body());
+    while (!sessions.containsKey(late) && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      sessions = byId(api.get("/api/state").body());
+    }
+    assertThat(sessions).as("adopted once it stayed unrecorded").containsKey(late);
+    assertThat(sessions.get(late).get("cli").asText()).isEqualTo("shell");
+    assertThat(sessions.get(late).get("alive").asBoolean()).isTrue();
+  }
 }
