@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -30,7 +29,8 @@ import picocli.CommandLine.Option;
       "Serve the read-only MCP tools on stdin/stdout.",
       "Talks to CLIQUE_URL (default http://127.0.0.1:3200) with CLIQUE_TOKEN;",
       "with neither set, to every engine $CLIQUE_HOME/engines.toml names;",
-      "or, with --embedded, to an engine started inside this process.",
+      "or, with --embedded, to the engine of $CLIQUE_HOME: the one running there",
+      "(clique serve, or another clique mcp --embedded), else one started in this process.",
       "An https:// engine with its own certificate: CLIQUE_CERT_SHA256 pins it.",
       "Plain http:// to another machine is refused unless CLIQUE_ALLOW_PLAIN_HTTP=1."
     })
@@ -48,7 +48,9 @@ final class McpCommand implements Callable<Integer> {
 
   @Option(
       names = "--embedded",
-      description = "Start the engine in this process, with its own read-only token: no set-up.")
+      description =
+          "Use the engine running for CLIQUE_HOME, or start one in this process, with a read-only"
+              + " token of this process's own: no set-up.")
   boolean embedded;
 
   @Option(
@@ -82,31 +84,11 @@ final class McpCommand implements Callable<Integer> {
     InputStream protocolIn =
         Channels.newInputStream(new FileInputStream(FileDescriptor.in).getChannel());
     if (embedded) {
-      // The engine starts beside the handshake, which needs none of it: the first tool call waits.
-      CompletableFuture<EmbeddedEngine> engine = new CompletableFuture<>();
-      Thread starting =
-          new Thread(
-              () -> {
-                try {
-                  engine.complete(EmbeddedEngine.start(env));
-                } catch (IOException | RuntimeException e) {
-                  err.println("clique mcp: could not start the embedded engine: " + e.getMessage());
-                  err.flush();
-                  engine.completeExceptionally(e);
-                }
-              },
-              "clique-embedded-start");
-      starting.setDaemon(true);
-      starting.start();
-      CliqueClient client =
-          StartingClient.of(
-              engine.thenApply(
-                  e -> CliqueClient.builder().baseUrl(e.url()).token(e.token()).build()));
-      Runnable stopEngine = () -> engine.thenAccept(EmbeddedEngine::close);
+      HomeEngine engine = HomeEngine.open(env, err);
       try {
-        serve(client, protocolIn, protocolOut, stopEngine);
+        serve(engine.client(), protocolIn, protocolOut, engine::close);
       } finally {
-        stopEngine.run();
+        engine.close();
       }
       return ExitCodes.OK;
     }

@@ -1,6 +1,7 @@
 package dev.clique.cli;
 
 import dev.clique.engine.Engine;
+import dev.clique.engine.home.CliqueHome;
 import dev.clique.engine.http.TlsKeystore;
 import java.io.IOException;
 import java.util.Map;
@@ -38,8 +39,8 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     clockInLogLines();
     Engine engine;
+    Map<String, String> env = Environment.variables();
     try {
-      Map<String, String> env = Environment.variables();
       TlsKeystore tls = TlsKeystore.fromEnvironment(env).orElse(null);
       engine =
           Engine.start(
@@ -53,7 +54,17 @@ final class ServeCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("clique serve: " + e.getMessage());
       return ExitCodes.NOT_CONFIGURED;
     }
-    Runtime.getRuntime().addShutdownHook(new Thread(engine::close, "engine-stop"));
+    EngineClaim claim = claimTheHome(env, engine);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  engine.close();
+                  if (claim != null) {
+                    claim.close();
+                  }
+                },
+                "engine-stop"));
     spec.commandLine().getErr().println("clique engine listening on " + engine.url());
     engine
         .certificateSha256()
@@ -65,6 +76,39 @@ final class ServeCommand implements Callable<Integer> {
     spec.commandLine().getErr().flush();
     engine.join();
     return ExitCodes.OK;
+  }
+
+  /**
+   * Makes this the home's engine, the one {@code clique mcp --embedded} uses: now if no other
+   * process runs it, else once that process ends (a second serve on one home runs all the same).
+   * Null when the lock cannot be had at all; the engine serves regardless.
+   */
+  private EngineClaim claimTheHome(Map<String, String> env, Engine engine) {
+    EngineClaim claim;
+    try {
+      claim = EngineClaim.of(CliqueHome.fromEnvironment(env));
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("clique serve: no engine lock: " + e.getMessage());
+      return null;
+    }
+    Thread claiming =
+        new Thread(
+            () -> {
+              try {
+                if (claim.tryAcquire() || claim.acquire()) {
+                  claim.advertise(engine.url(), engine.certificateSha256());
+                }
+              } catch (IOException | RuntimeException e) {
+                spec.commandLine()
+                    .getErr()
+                    .println("clique serve: no engine lock: " + e.getMessage());
+                spec.commandLine().getErr().flush();
+              }
+            },
+            "engine-claim");
+    claiming.setDaemon(true);
+    claiming.start();
+    return claim;
   }
 
   /**

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clique.client.CliqueClient;
 import dev.clique.client.CliqueException;
+import dev.clique.fake.FakeEngine;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -70,5 +73,51 @@ class StartingClientTest {
         .cause()
         .isInstanceOf(CliqueException.class)
         .hasMessage("could not start the embedded engine: tmux is not installed");
+  }
+
+  @Test
+  void aCallWhoseEngineIsGoneGoesOnceMoreToTheEngineThatTookOver() throws Exception {
+    try (FakeEngine successor = FakeEngine.start().servingTheContract(FakeEngine.ANY)) {
+      CliqueClient gone = nobodyAt9();
+      CliqueClient next =
+          CliqueClient.builder().baseUrl(successor.url()).token("mxp_" + "b".repeat(43)).build();
+      List<CliqueClient> asked = new ArrayList<>();
+      CliqueClient client =
+          StartingClient.of(
+              new StartingClient.Engines() {
+                @Override
+                public CompletableFuture<CliqueClient> current() {
+                  return CompletableFuture.completedFuture(gone);
+                }
+
+                @Override
+                public CompletableFuture<CliqueClient> after(CliqueClient failed) {
+                  asked.add(failed);
+                  return CompletableFuture.completedFuture(next);
+                }
+              });
+      assertThat(client.sessions()).as("answered by the successor").isNotEmpty();
+      assertThat(asked).as("asked once, naming the engine that was gone").containsExactly(gone);
+    }
+  }
+
+  @Test
+  void aCallWhoseEngineIsGoneAndNoneTookOverFailsWithTheFirstFailure() {
+    CliqueClient client =
+        StartingClient.of(
+            new StartingClient.Engines() {
+              @Override
+              public CompletableFuture<CliqueClient> current() {
+                return CompletableFuture.completedFuture(nobodyAt9());
+              }
+
+              @Override
+              public CompletableFuture<CliqueClient> after(CliqueClient failed) {
+                return CompletableFuture.failedFuture(new IOException("nobody took over"));
+              }
+            });
+    assertThatThrownBy(client::sessions)
+        .isInstanceOf(CliqueException.class)
+        .hasMessageContaining("127.0.0.1:9");
   }
 }

@@ -68,13 +68,15 @@ public final class Engine implements AutoCloseable {
    *
    * @param host the address to listen on (loopback unless the operator says otherwise)
    * @param port the port, or 0 for an ephemeral one
-   * @param persistentTokens false for an engine whose tokens live in memory only
+   * @param ownsHome true for {@code clique serve}, which takes the home's operator socket and
+   *     adopts the sessions left without a record; false for the engine of {@code clique mcp
+   *     --embedded}
    * @param version the version its answers name, as the assembling command has it
    */
   public static Engine start(
-      Map<String, String> env, String host, int port, boolean persistentTokens, String version)
+      Map<String, String> env, String host, int port, boolean ownsHome, String version)
       throws IOException {
-    return start(env, host, port, persistentTokens, version, null);
+    return start(env, host, port, ownsHome, version, null);
   }
 
   /**
@@ -84,7 +86,9 @@ public final class Engine implements AutoCloseable {
    *
    * @param host the address to listen on (loopback unless the operator says otherwise)
    * @param port the port, or 0 for an ephemeral one
-   * @param persistentTokens false for an engine whose tokens live in memory only
+   * @param ownsHome true for {@code clique serve}, which takes the home's operator socket and
+   *     adopts the sessions left without a record; false for the engine of {@code clique mcp
+   *     --embedded}
    * @param version the version its answers name, as the assembling command has it
    * @param tls the engine's key and certificate, or {@code null} for plain HTTP
    */
@@ -92,7 +96,7 @@ public final class Engine implements AutoCloseable {
       Map<String, String> env,
       String host,
       int port,
-      boolean persistentTokens,
+      boolean ownsHome,
       String version,
       TlsKeystore tls)
       throws IOException {
@@ -106,8 +110,9 @@ public final class Engine implements AutoCloseable {
           "tmux is not installed: install it (for example `sudo apt-get install tmux` or `brew"
               + " install tmux`) and start clique again");
     }
-    TokenStore tokens =
-        persistentTokens ? TokenStore.open(home.tokensFile(), clock) : TokenStore.inMemory(clock);
+    // The home's tokens, also for an embedded engine: the other assistants of the home reach it
+    // with tokens they mint into that file.
+    TokenStore tokens = TokenStore.open(home.tokensFile(), clock);
     CliCatalogue catalogue = CliCatalogue.load(home.clisFile(), env);
     SessionStore store = SessionStore.open(home.stateFile());
 
@@ -144,7 +149,7 @@ public final class Engine implements AutoCloseable {
             : new NetworkConnectionLimit(connectionLimit(), connector, hooks));
     // Only the engine that owns the home: an embedded one has no operator.
     Optional<UnixDomainServerConnector> operator =
-        persistentTokens ? OperatorSocket.claim(server, home.operatorSocket()) : Optional.empty();
+        ownsHome ? OperatorSocket.claim(server, home.operatorSocket()) : Optional.empty();
 
     String[] hookUrl = new String[1];
     SessionService sessions =
@@ -179,7 +184,7 @@ public final class Engine implements AutoCloseable {
     if (operator.isPresent()) {
       OperatorSocket.makePrivate(home.operatorSocket());
     }
-    if (persistentTokens) {
+    if (ownsHome) {
       sessions.adoptOrphans(); // only the engine that owns the home: never an embedded one
       sessions.adoptLateOrphans();
     }

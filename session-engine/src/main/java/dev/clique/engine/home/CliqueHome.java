@@ -48,6 +48,22 @@ public final class CliqueHome {
     return dir.resolve("clis.toml");
   }
 
+  /**
+   * Where the home's one engine listens ({@code engine.json}), written by the process that holds
+   * {@link #engineLock()}: no secret, only a URL, a pid and a certificate's fingerprint.
+   */
+  public Path engineFile() {
+    return dir.resolve("engine.json");
+  }
+
+  /**
+   * The lock held for as long as a process runs the home's one engine: the kernel lets go of it
+   * when that process ends, however it ends.
+   */
+  public Path engineLock() {
+    return dir.resolve(".engine.lock");
+  }
+
   /** The socket over which the user who owns the home reaches the engine as its operator. */
   public Path operatorSocket() {
     return dir.resolve("engine.sock");
@@ -106,7 +122,7 @@ public final class CliqueHome {
     if (makePrivate) {
       Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwx------"));
     }
-    for (Path file : List.of(stateFile(), tokensFile(), clisFile())) {
+    for (Path file : List.of(stateFile(), tokensFile(), clisFile(), engineFile())) {
       for (Path each : List.of(file, file.resolveSibling(file.getFileName() + ".bak"))) {
         if (Files.exists(each, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(each)) {
           Refusal refusal = notOwn(each, false, "it", self);

@@ -63,7 +63,7 @@ public final class TokenStore {
     return store;
   }
 
-  /** A store that lives in memory only (the embedded engine's own read-only token). */
+  /** A store that lives in memory only (an engine assembled in a test). */
   public static TokenStore inMemory(Clock clock) {
     return new TokenStore(null, clock);
   }
