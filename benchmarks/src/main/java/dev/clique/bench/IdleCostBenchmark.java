@@ -91,7 +91,83 @@ final class IdleCostBenchmark implements Benchmark {
                 "VmRSS after " + (settle + quiet + settings.scale(10, 2)) + " s"));
       }
     }
+    figures.addAll(threeEmbedded(settings, settle, quiet));
     return figures;
+  }
+
+  /**
+   * Three {@code clique mcp --embedded} on one home, as three assistants start them, with 20 idle
+   * sessions (made by a {@code clique serve} that is stopped before they start): their CPU and that
+   * of their tmux server together, and how many of them listen (run an engine).
+   */
+  private static List<Figure> threeEmbedded(Settings settings, int settle, int quiet)
+      throws Exception {
+    int sessions = settings.scale(20, 2);
+    System.err.printf("idle-cost: three clique mcp --embedded, %d shell sessions...%n", sessions);
+    try (Serve serve = Serve.start(settings.launcher())) {
+      for (int i = 0; i < sessions; i++) {
+        serve.createShell("idle-" + i);
+      }
+      serve.stopEngine();
+      List<Process> assistants = new ArrayList<>();
+      try {
+        for (int i = 0; i < 3; i++) {
+          ProcessBuilder mcp =
+              new ProcessBuilder(settings.launcher().toString(), "mcp", "--embedded")
+                  .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                  .redirectError(ProcessBuilder.Redirect.DISCARD);
+          mcp.environment().putAll(serve.env);
+          assistants.add(mcp.start()); // its stdin stays open: it runs until closed
+        }
+        Thread.sleep(TimeUnit.SECONDS.toMillis(settle));
+        long tmux = serve.tmuxPid();
+        long[][] before = new long[4][];
+        for (int i = 0; i < 3; i++) {
+          before[i] = Serve.ticks(assistants.get(i).pid());
+        }
+        before[3] = Serve.ticks(tmux);
+        long t0 = System.nanoTime();
+        Thread.sleep(TimeUnit.SECONDS.toMillis(quiet));
+        double wall = (System.nanoTime() - t0) / 1e9;
+        double total = 0;
+        List<String> each = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+          long[] after = Serve.ticks(i < 3 ? assistants.get(i).pid() : tmux);
+          double ms = (after[0] + after[1] - before[i][0] - before[i][1]) / TICKS * 1000 / wall;
+          total += ms;
+          each.add(String.format("%.3f", ms));
+        }
+        int listening = 0;
+        for (Process assistant : assistants) {
+          listening += Serve.listens(assistant.pid()) ? 1 : 0;
+        }
+        String note =
+            String.format(
+                "bin/clique mcp --embedded x3 on one home, %d idle shells; over %d s: each %s,"
+                    + " their tmux server %s ms/s; %d of 3 run an engine",
+                sessions, quiet, String.join(", ", each.subList(0, 3)), each.get(3), listening);
+        return List.of(
+            Figure.atMost(
+                "CPU of three `clique mcp --embedded` on one home, " + sessions + " idle sessions",
+                "ms/s",
+                Samples.of(total),
+                1.5,
+                note),
+            Figure.atMost(
+                "engines among three `clique mcp --embedded` on one home",
+                "engines",
+                Samples.of(listening),
+                1,
+                "processes with a listening TCP socket of their own (/proc/<pid>/net/tcp inodes)"));
+      } finally {
+        for (Process assistant : assistants) {
+          assistant.getOutputStream().close();
+          if (!assistant.waitFor(10, TimeUnit.SECONDS)) {
+            assistant.destroyForcibly();
+          }
+        }
+      }
+    }
   }
 
   /** CPU in ms per second of wall time. */
@@ -107,7 +183,7 @@ final class IdleCostBenchmark implements Benchmark {
     private final Path home;
     private final Path sockets;
     private final String socket;
-    private final Map<String, String> env;
+    final Map<String, String> env;
     private final Process process;
     private final String url;
     private final String token;
@@ -154,6 +230,10 @@ final class IdleCostBenchmark implements Benchmark {
       env.put("CLIQUE_HOME", home.toString());
       env.put("CLIQUE_TMUX_SOCKET", socket);
       env.put("TMUX_TMPDIR", sockets.toString());
+      // A home of its own for the shells: a person's start-up files (a version manager's rehash
+      // that 200 shells queue on) would measure them, not clique.
+      Path user = Files.createDirectory(sockets.resolve("home"));
+      env.put("HOME", user.toString());
       return new Serve(launcher, home, sockets, socket, env);
     }
 
@@ -235,8 +315,46 @@ final class IdleCostBenchmark implements Benchmark {
           (tmux1[0] + tmux1[1] - tmux0[0] - tmux0[1]) / TICKS * 1000 / wall);
     }
 
+    /** Stops the engine; its sessions stay in tmux and its records in the home. */
+    void stopEngine() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+      }
+    }
+
+    /** Whether {@code pid} holds a listening TCP socket (an engine's). */
+    static boolean listens(long pid) throws IOException {
+      java.util.Set<String> sockets = new java.util.HashSet<>();
+      try (var fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+        for (Path fd : fds.toList()) {
+          try {
+            String target = Files.readSymbolicLink(fd).toString();
+            if (target.startsWith("socket:[")) {
+              sockets.add(target.substring(8, target.length() - 1));
+            }
+          } catch (IOException e) {
+            // closed meanwhile
+          }
+        }
+      }
+      for (String table : List.of("tcp", "tcp6")) {
+        Path file = Path.of("/proc", Long.toString(pid), "net", table);
+        if (!Files.exists(file)) {
+          continue;
+        }
+        for (String line : Files.readAllLines(file)) {
+          String[] f = line.strip().split("\\s+");
+          if (f.length > 9 && f[3].equals("0A") && sockets.contains(f[9])) {
+            return true;
+          }
+        }
+      }
+      return false;
+    }
+
     /** Own (user + system) and reaped children's ticks of {@code pid}; zeros when it has none. */
-    private static long[] ticks(long pid) throws IOException {
+    static long[] ticks(long pid) throws IOException {
       if (pid <= 0) {
         return new long[] {0, 0};
       }

@@ -27,9 +27,12 @@ import org.slf4j.LoggerFactory;
  * {@code %end} (or {@code %error}) block. A line outside a block is a notification, handed to the
  * listener on the reader thread.
  *
- * <p>Only commands whose output the engine chooses go through it: a block ends at the first line
- * {@code %end <time> <number> <flags>} naming its own number, and output a program in a pane
- * controls (a captured screen) could print such a line. Those stay on a process of their own.
+ * <p>A block ends at the first line {@code %end <time> <number> <flags>} naming its own number, and
+ * a program in a pane could print such a line on its screen. So a command whose output a pane
+ * controls (a captured screen) is {@linkplain #runVouched vouched for}: a second command that
+ * prints a random word follows it, and its answer is handed out only once that word came back as
+ * the very next block. A forged end, or a forged block, puts something else there: the client is
+ * closed then, every command waiting on it fails, and the caller runs it as a process instead.
  */
 final class ControlClient implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ControlClient.class);
@@ -39,7 +42,25 @@ final class ControlClient implements AutoCloseable {
 
   private final Process process;
   private final OutputStream in;
-  private final Deque<CompletableFuture<Answer>> pending = new ArrayDeque<>();
+  private final Deque<Slot> pending = new ArrayDeque<>();
+  private static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+
+  /**
+   * A command waiting for its block. A check ({@code word} set) vouches for the command before it
+   * ({@code vouched}), whose answer is held until the check's block says the word.
+   */
+  private static final class Slot {
+    final CompletableFuture<Answer> answer = new CompletableFuture<>();
+    final String word;
+    final Slot vouched;
+    Answer held;
+
+    Slot(String word, Slot vouched) {
+      this.word = word;
+      this.vouched = vouched;
+    }
+  }
+
   private final AtomicLong bytesSent = new AtomicLong();
   private final Consumer<String> notifications;
   private final Thread reader;
@@ -50,7 +71,7 @@ final class ControlClient implements AutoCloseable {
     this.in = process.getOutputStream();
     this.notifications = notifications;
     // The attach command itself is answered first.
-    pending.add(new CompletableFuture<>());
+    pending.add(new Slot(null, null));
     this.reader = new Thread(this::read, "tmux-control " + name);
     reader.setDaemon(true);
   }
@@ -69,7 +90,7 @@ final class ControlClient implements AutoCloseable {
       throw new TmuxException("tmux control client could not be started: " + e.getMessage(), e);
     }
     ControlClient client = new ControlClient(process, notifications, name);
-    CompletableFuture<Answer> attached = client.pending.peek();
+    CompletableFuture<Answer> attached = client.pending.peek().answer;
     client.reader.start();
     Answer answer = client.await(attached, timeout, "attach");
     if (!answer.ok()) {
@@ -85,24 +106,42 @@ final class ControlClient implements AutoCloseable {
    * @throws TmuxException when the client has closed, or no answer came within {@code timeout}
    */
   Answer run(String commandLine, Duration timeout) throws TmuxException {
-    byte[] line = (commandLine + "\n").getBytes(UTF_8);
-    CompletableFuture<Answer> answer = new CompletableFuture<>();
+    Slot slot = new Slot(null, null);
+    send(commandLine + "\n", List.of(slot));
+    return await(slot.answer, timeout, commandLine.split(" ", 2)[0]);
+  }
+
+  /**
+   * The same for a command whose output a pane controls: answered only once the check that follows
+   * it came back (see the class comment).
+   */
+  Answer runVouched(String commandLine, Duration timeout) throws TmuxException {
+    byte[] random = new byte[16];
+    RANDOM.nextBytes(random);
+    String word = "clique-" + java.util.HexFormat.of().formatHex(random);
+    Slot command = new Slot(null, null);
+    Slot check = new Slot(word, command);
+    send(commandLine + "\ndisplay-message -p '" + word + "'\n", List.of(command, check));
+    return await(command.answer, timeout, commandLine.split(" ", 2)[0]);
+  }
+
+  private void send(String lines, List<Slot> slots) throws TmuxException {
+    byte[] bytes = lines.getBytes(UTF_8);
     synchronized (pending) {
       if (!open) {
         throw new TmuxException("tmux control client has closed");
       }
-      pending.add(answer);
+      pending.addAll(slots);
       try {
-        in.write(line);
+        in.write(bytes);
         in.flush();
-        bytesSent.addAndGet(line.length);
+        bytesSent.addAndGet(bytes.length);
       } catch (IOException e) {
-        pending.remove(answer);
+        pending.removeAll(slots);
         close();
         throw new TmuxException("tmux control client stopped reading: " + e.getMessage(), e);
       }
     }
-    return await(answer, timeout, commandLine.split(" ", 2)[0]);
   }
 
   private Answer await(CompletableFuture<Answer> answer, Duration timeout, String what)
@@ -158,6 +197,13 @@ final class ControlClient implements AutoCloseable {
           }
         } else if (line.startsWith("%begin ")) {
           block = number(line);
+        } else if (line.startsWith("%end ")
+            || line.startsWith("%error ")
+            || !line.startsWith("%")) {
+          // Text outside a block, or a block's real end after it had ended: tmux writes neither,
+          // so a pane's output ended a block early.
+          log.warn("tmux control client: a pane's output forged the end of a block; reconnecting");
+          break;
         } else if (line.startsWith("%exit")) {
           break;
         } else if (line.startsWith("%")) {
@@ -178,13 +224,29 @@ final class ControlClient implements AutoCloseable {
   }
 
   private void complete(Answer answer) {
-    CompletableFuture<Answer> head;
+    Slot head;
     synchronized (pending) {
       head = pending.poll();
+      if (head != null
+          && head.word == null
+          && !pending.isEmpty()
+          && pending.peek().vouched == head) {
+        head.held = answer; // handed out once its check came back
+        return;
+      }
     }
-    if (head != null) {
-      head.complete(answer);
+    if (head == null) {
+      return;
     }
+    if (head.word != null) {
+      if (!answer.ok() || !answer.output().equals(head.word)) {
+        log.warn("tmux control client: a pane's output forged the end of a block; reconnecting");
+        close(); // before any later block is read: nothing after the forgery is believed
+        return;
+      }
+      head.vouched.answer.complete(head.vouched.held);
+    }
+    head.answer.complete(answer);
   }
 
   /**
@@ -218,14 +280,17 @@ final class ControlClient implements AutoCloseable {
 
   @Override
   public void close() {
-    List<CompletableFuture<Answer>> failed;
+    List<Slot> failed;
     synchronized (pending) {
       open = false;
       failed = new ArrayList<>(pending);
       pending.clear();
     }
-    for (CompletableFuture<Answer> answer : failed) {
-      answer.completeExceptionally(new IOException("the control client closed"));
+    for (Slot slot : failed) {
+      slot.answer.completeExceptionally(new IOException("the control client closed"));
+      if (slot.vouched != null) {
+        slot.vouched.answer.completeExceptionally(new IOException("the control client closed"));
+      }
     }
     try {
       in.close();

@@ -475,16 +475,49 @@ public final class TmuxProcess implements Tmux {
   @Override
   public String capturePane(String name, int lines) throws TmuxException {
     Result result =
-        run(List.of("capture-pane", "-p", "-J", "-t", pane(name), "-S", "-" + Math.max(1, lines)));
+        capture(
+            List.of("capture-pane", "-p", "-J", "-t", pane(name), "-S", "-" + Math.max(1, lines)));
     check(result, "capture-pane");
     return result.stdout;
   }
 
   @Override
   public String captureScreen(String name) throws TmuxException {
-    Result result = run(List.of("capture-pane", "-p", "-J", "-t", pane(name)));
+    Result result = capture(List.of("capture-pane", "-p", "-J", "-t", pane(name)));
     check(result, "capture-pane");
     return result.stdout;
+  }
+
+  /**
+   * A command that prints a pane's text: through the control client, vouched for (a pane could
+   * print the line that ends a block), else as a process of its own.
+   */
+  private Result capture(List<String> words) throws TmuxException {
+    String target = words.get(words.indexOf("-t") + 1);
+    ControlClient client = distrusted.contains(target) ? null : control();
+    String line = client == null ? null : ControlClient.commandLine(words);
+    if (line != null) {
+      try {
+        return result(client.runVouched(line, timeout));
+      } catch (TmuxException e) {
+        // The client closed (a pane that forged a block's end, its session gone): the same call
+        // as a process, and that pane's text never again through the control client.
+        if (distrusted.size() >= MAX_DEATH_SIGNALS) {
+          distrusted.clear();
+        }
+        distrusted.add(target);
+      }
+    }
+    return run(words);
+  }
+
+  /** Panes whose capture through the control client failed: captured by processes only. */
+  private final Set<String> distrusted = ConcurrentHashMap.newKeySet();
+
+  private static Result result(ControlClient.Answer answer) {
+    return answer.ok()
+        ? new Result(0, answer.output().isEmpty() ? "" : answer.output() + "\n", "")
+        : new Result(1, "", answer.output());
   }
 
   @Override
@@ -648,10 +681,7 @@ public final class TmuxProcess implements Tmux {
     String line = client == null ? null : ControlClient.commandLine(words);
     if (line != null) {
       try {
-        ControlClient.Answer answer = client.run(line, timeout);
-        return answer.ok()
-            ? new Result(0, answer.output().isEmpty() ? "" : answer.output() + "\n", "")
-            : new Result(1, "", answer.output());
+        return result(client.run(line, timeout));
       } catch (TmuxException e) {
         // The client went (its session closed, the server ended): the same call as a process.
       }
