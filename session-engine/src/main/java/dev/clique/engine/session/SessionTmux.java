@@ -155,8 +155,12 @@ final class SessionTmux implements Tmux {
     if (mine == null) {
       return null;
     }
+    Set<String> sockets = sockets();
+    if (sockets.isEmpty()) {
+      return mine;
+    }
     StringBuilder stamp = new StringBuilder(mine.stamp());
-    for (String socket : new java.util.TreeSet<>(sockets())) {
+    for (String socket : new java.util.TreeSet<>(sockets)) {
       Activity theirs = servers.apply(socket).activity();
       if (theirs == null) {
         return null;

@@ -88,6 +88,7 @@ final class SessionWatcher implements AutoCloseable {
   private long appliedSeq; // guarded by lock
   private Map<String, PaneInfo> panes = Map.of(); // guarded by lock
   private List<String> tracked = List.of(); // guarded by lock
+  private List<SessionRecord> trackedRecords = List.of(); // guarded by lock
   private volatile Snapshot snapshot = Snapshot.EMPTY; // replaced under lock
   private long nextListAt; // watch thread only
   private Activity seen; // watch thread only: the server's activity at the last look
@@ -274,6 +275,11 @@ final class SessionWatcher implements AutoCloseable {
 
   private List<String> track() {
     List<SessionRecord> all = records.get();
+    synchronized (lock) {
+      if (all.equals(trackedRecords)) {
+        return tracked; // the same sessions as at the last tick: each is tracked already
+      }
+    }
     List<String> ids = new ArrayList<>(all.size());
     Set<String> known = new HashSet<>();
     for (SessionRecord record : all) {
@@ -288,6 +294,7 @@ final class SessionWatcher implements AutoCloseable {
         }
       }
       tracked = List.copyOf(ids);
+      trackedRecords = all;
     }
     return ids;
   }

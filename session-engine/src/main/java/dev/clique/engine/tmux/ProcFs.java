@@ -1,6 +1,8 @@
 package dev.clique.engine.tmux;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -63,26 +65,67 @@ final class ProcFs {
    * processes it has as children (a pane that died and was reaped leaves them). Null when it has
    * gone or cannot be read.
    */
-  String serverWork(long pid) {
+  synchronized String serverWork(long pid) {
     if (pid <= 0) {
       return null;
     }
     try {
-      // Read on every tick of an idle engine: plain bytes, no line or charset machinery.
-      byte[] io = Files.readAllBytes(root.resolve(pid + "/io"));
+      // Read on every tick of an idle engine: the two files stay open and are read again from
+      // their start (the kernel makes them anew), into one buffer; no path, line or charset work.
+      if (server == null || server.pid() != pid) {
+        closeServer();
+        server =
+            new ServerFiles(
+                pid,
+                FileChannel.open(root.resolve(pid + "/io")),
+                FileChannel.open(root.resolve(pid + "/task/" + pid + "/children")));
+      }
+      int length = readFromStart(server.io());
       long read = -1;
-      if (io.length > 7 && io[0] == 'r' && io[1] == 'c' && io[5] == ':') {
+      if (length > 7 && buffer.get(0) == 'r' && buffer.get(1) == 'c' && buffer.get(5) == ':') {
         read = 0;
-        for (int i = 6; i < io.length && io[i] != '\n'; i++) {
-          if (io[i] >= '0' && io[i] <= '9') {
-            read = read * 10 + (io[i] - '0');
+        for (int i = 6; i < length && buffer.get(i) != '\n'; i++) {
+          byte digit = buffer.get(i);
+          if (digit >= '0' && digit <= '9') {
+            read = read * 10 + (digit - '0');
           }
         }
       }
-      byte[] children = Files.readAllBytes(root.resolve(pid + "/task/" + pid + "/children"));
+      length = readFromStart(server.children());
+      byte[] children = new byte[length];
+      buffer.get(0, children);
       return read < 0 ? null : read + " " + new String(children, StandardCharsets.US_ASCII).strip();
     } catch (IOException | RuntimeException e) {
+      closeServer(); // the server ended: its files are opened again for the next one
       return null;
+    }
+  }
+
+  /** The two files of the server last asked about, kept open. */
+  private record ServerFiles(long pid, FileChannel io, FileChannel children) {}
+
+  private ServerFiles server; // guarded by this
+  private final ByteBuffer buffer = ByteBuffer.allocate(64 * 1024); // guarded by this
+
+  private int readFromStart(FileChannel file) throws IOException {
+    buffer.clear();
+    long at = 0;
+    int n;
+    while (buffer.hasRemaining() && (n = file.read(buffer, at)) > 0) {
+      at += n;
+    }
+    return buffer.position();
+  }
+
+  private void closeServer() {
+    if (server != null) {
+      try {
+        server.io().close();
+        server.children().close();
+      } catch (IOException e) {
+        // nothing kept
+      }
+      server = null;
     }
   }
 
