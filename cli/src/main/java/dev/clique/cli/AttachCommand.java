@@ -1,7 +1,7 @@
 package dev.clique.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.engine.EngineSettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -36,7 +36,7 @@ final class AttachCommand extends LocalCommand {
             : List.of(
                 "tmux",
                 "-L",
-                TmuxProcess.socketFrom(Environment.variables()),
+                EngineSettings.fromEnvironment(Environment.variables()).tmuxSocket(),
                 "attach-session",
                 "-t",
                 "=" + found.path("id").asText());

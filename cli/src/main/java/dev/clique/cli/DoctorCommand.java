@@ -1,12 +1,11 @@
 package dev.clique.cli;
 
+import dev.clique.engine.EngineSettings;
 import dev.clique.engine.home.CliqueHome;
-import dev.clique.engine.tmux.TmuxProcess;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
@@ -22,14 +21,14 @@ final class DoctorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    Map<String, String> env = Environment.variables();
-    CliqueHome home = CliqueHome.fromEnvironment(env);
+    EngineSettings settings = EngineSettings.fromEnvironment(Environment.variables());
+    CliqueHome home = settings.home();
     PrintWriter out = spec.commandLine().getOut();
     out.println("home:   " + home.dir() + " (" + describe(home) + ")");
     out.println("state:  " + home.stateFile());
     out.println("tokens: " + home.tokensFile());
     out.println("clis:   " + home.clisFile() + (Files.exists(home.clisFile()) ? "" : " (none)"));
-    out.println("socket: " + TmuxProcess.socketFrom(env));
+    out.println("socket: " + settings.tmuxSocket());
     String tmux = tmuxVersion();
     out.println(
         "tmux:   " + (tmux == null ? "not installed: install it (apt-get install tmux)" : tmux));

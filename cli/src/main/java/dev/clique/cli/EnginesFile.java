@@ -3,7 +3,7 @@ package dev.clique.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.clique.client.CliqueClient;
-import dev.clique.engine.home.CliqueHome;
+import dev.clique.engine.EngineSettings;
 import dev.clique.engine.home.PrivateFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,7 +51,7 @@ final class EnginesFile {
 
   /** Where the engines file is: {@code $CLIQUE_HOME/engines.toml}. */
   static Path in(Map<String, String> environment) {
-    return CliqueHome.fromEnvironment(environment).dir().resolve(NAME);
+    return EngineSettings.fromEnvironment(environment).home().dir().resolve(NAME);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.clique.cli;
 
 import dev.clique.client.CliqueClient;
 import dev.clique.client.CliqueException;
+import dev.clique.engine.EngineSettings;
 import dev.clique.engine.home.CliqueHome;
 import dev.clique.engine.token.MintedToken;
 import dev.clique.engine.token.Scope;
@@ -60,7 +61,7 @@ final class HomeEngine implements AutoCloseable {
 
   private HomeEngine(Map<String, String> env, PrintWriter err) {
     this.env = env;
-    this.home = CliqueHome.fromEnvironment(env);
+    this.home = EngineSettings.fromEnvironment(env).home();
     this.err = err;
   }
 

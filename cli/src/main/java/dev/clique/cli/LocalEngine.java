@@ -2,6 +2,7 @@ package dev.clique.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.EngineSettings;
 import dev.clique.engine.home.CliqueHome;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -45,7 +46,7 @@ final class LocalEngine {
    * @throws dev.clique.engine.home.HomeRefusedException naming the home, why, and what to do
    */
   static LocalEngine of(Map<String, String> env) throws IOException {
-    CliqueHome home = CliqueHome.fromEnvironment(env);
+    CliqueHome home = EngineSettings.fromEnvironment(env).home();
     home.requireTrusted();
     return new LocalEngine(home);
   }

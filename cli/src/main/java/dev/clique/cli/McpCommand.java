@@ -1,7 +1,7 @@
 package dev.clique.cli;
 
 import dev.clique.client.CliqueClient;
-import dev.clique.engine.home.CliqueHome;
+import dev.clique.engine.EngineSettings;
 import dev.clique.engine.home.HomeRefusedException;
 import dev.clique.mcp.CliqueMcpServer;
 import java.io.FileDescriptor;
@@ -98,7 +98,9 @@ final class McpCommand implements Callable<Integer> {
     if ((token == null || token.isBlank()) && url.isBlank() && Files.exists(engines)) {
       CliqueClient client;
       try {
-        CliqueHome.fromEnvironment(env).requireTrusted(); // the file is only as safe as its home
+        EngineSettings.fromEnvironment(env)
+            .home()
+            .requireTrusted(); // the file is only as safe as its home
         client = EnginesFile.read(engines, env);
       } catch (HomeRefusedException e) {
         return refuse(err, e.getMessage()); // the plain form skips picocli, and its handler

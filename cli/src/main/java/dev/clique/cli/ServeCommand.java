@@ -1,7 +1,7 @@
 package dev.clique.cli;
 
 import dev.clique.engine.Engine;
-import dev.clique.engine.home.CliqueHome;
+import dev.clique.engine.EngineSettings;
 import dev.clique.engine.http.TlsKeystore;
 import java.io.IOException;
 import java.util.Map;
@@ -86,7 +86,7 @@ final class ServeCommand implements Callable<Integer> {
   private EngineClaim claimTheHome(Map<String, String> env, Engine engine) {
     EngineClaim claim;
     try {
-      claim = EngineClaim.of(CliqueHome.fromEnvironment(env));
+      claim = EngineClaim.of(EngineSettings.fromEnvironment(env).home());
     } catch (IOException e) {
       spec.commandLine().getErr().println("clique serve: no engine lock: " + e.getMessage());
       return null;

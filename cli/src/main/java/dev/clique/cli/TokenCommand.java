@@ -1,5 +1,6 @@
 package dev.clique.cli;
 
+import dev.clique.engine.EngineSettings;
 import dev.clique.engine.home.CliqueHome;
 import dev.clique.engine.token.MintedToken;
 import dev.clique.engine.token.Scope;
@@ -38,7 +39,7 @@ final class TokenCommand implements Runnable {
   }
 
   static TokenStore store() throws IOException {
-    CliqueHome home = CliqueHome.fromEnvironment(Environment.variables());
+    CliqueHome home = EngineSettings.fromEnvironment(Environment.variables()).home();
     home.ensureExists();
     return TokenStore.open(home.tokensFile(), Clock.systemUTC());
   }

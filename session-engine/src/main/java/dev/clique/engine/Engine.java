@@ -12,12 +12,11 @@ import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionStore;
 import dev.clique.engine.tmux.TmuxProcess;
 import dev.clique.engine.token.TokenStore;
-import dev.clique.engine.transcript.TranscriptRoots;
 import dev.clique.engine.transcript.Transcripts;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -39,6 +38,7 @@ import org.slf4j.LoggerFactory;
 public final class Engine implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Engine.class);
   private static final long USAGE_FLUSH_SECONDS = 30;
+  private static final Duration TMUX_TIMEOUT = Duration.ofSeconds(5);
   private static final String JETTY_REFERENCES_PER_CACHE_LINE =
       "org.eclipse.jetty.util.referencesPerCacheLine";
   private final Server server;
@@ -64,7 +64,7 @@ public final class Engine implements AutoCloseable {
   }
 
   /**
-   * Starts an engine.
+   * Starts an engine with the settings {@code env} gives ({@link EngineSettings#fromEnvironment}).
    *
    * @param host the address to listen on (loopback unless the operator says otherwise)
    * @param port the port, or 0 for an ephemeral one
@@ -76,21 +76,14 @@ public final class Engine implements AutoCloseable {
   public static Engine start(
       Map<String, String> env, String host, int port, boolean ownsHome, String version)
       throws IOException {
-    return start(env, host, port, ownsHome, version, null);
+    return start(EngineSettings.fromEnvironment(env), host, port, ownsHome, version, null);
   }
 
   /**
-   * Starts an engine that speaks HTTPS with {@code tls}, or plain HTTP when it is {@code null}.
-   * With TLS, the engine's own sessions report their hooks to a second, plain listener on an
-   * ephemeral loopback port: their CLIs, and curl, know nothing of the engine's certificate.
+   * Starts an engine with the settings {@code env} gives, speaking HTTPS with {@code tls}, or plain
+   * HTTP when it is {@code null}.
    *
-   * @param host the address to listen on (loopback unless the operator says otherwise)
-   * @param port the port, or 0 for an ephemeral one
-   * @param ownsHome true for {@code clique serve}, which takes the home's operator socket and
-   *     adopts the sessions left without a record; false for the engine of {@code clique mcp
-   *     --embedded}
-   * @param version the version its answers name, as the assembling command has it
-   * @param tls the engine's key and certificate, or {@code null} for plain HTTP
+   * @see #start(EngineSettings, String, int, boolean, String, TlsKeystore)
    */
   public static Engine start(
       Map<String, String> env,
@@ -100,11 +93,37 @@ public final class Engine implements AutoCloseable {
       String version,
       TlsKeystore tls)
       throws IOException {
+    return start(EngineSettings.fromEnvironment(env), host, port, ownsHome, version, tls);
+  }
+
+  /**
+   * Starts an engine that speaks HTTPS with {@code tls}, or plain HTTP when it is {@code null}.
+   * With TLS, the engine's own sessions report their hooks to a second, plain listener on an
+   * ephemeral loopback port: their CLIs, and curl, know nothing of the engine's certificate.
+   *
+   * @param settings what the environment tells the engine, read once
+   * @param host the address to listen on (loopback unless the operator says otherwise)
+   * @param port the port, or 0 for an ephemeral one
+   * @param ownsHome true for {@code clique serve}, which takes the home's operator socket and
+   *     adopts the sessions left without a record; false for the engine of {@code clique mcp
+   *     --embedded}
+   * @param version the version its answers name, as the assembling command has it
+   * @param tls the engine's key and certificate, or {@code null} for plain HTTP
+   */
+  public static Engine start(
+      EngineSettings settings,
+      String host,
+      int port,
+      boolean ownsHome,
+      String version,
+      TlsKeystore tls)
+      throws IOException {
     Objects.requireNonNull(version, "version");
-    CliqueHome home = CliqueHome.fromEnvironment(env);
+    Objects.requireNonNull(settings, "settings");
+    CliqueHome home = settings.home();
     home.ensureExists();
     Clock clock = Clock.systemUTC();
-    TmuxProcess tmux = TmuxProcess.fromEnvironment(env);
+    TmuxProcess tmux = new TmuxProcess("tmux", settings.tmuxSocket(), TMUX_TIMEOUT);
     if (!tmux.installed()) {
       throw new IOException(
           "tmux is not installed: install it (for example `sudo apt-get install tmux` or `brew"
@@ -113,7 +132,8 @@ public final class Engine implements AutoCloseable {
     // The home's tokens, also for an embedded engine: the other assistants of the home reach it
     // with tokens they mint into that file.
     TokenStore tokens = TokenStore.open(home.tokensFile(), clock);
-    CliCatalogue catalogue = CliCatalogue.load(home.clisFile(), env);
+    CliCatalogue catalogue =
+        CliCatalogue.load(home.clisFile(), settings.path(), settings.userHome());
     SessionStore store = SessionStore.open(home.stateFile());
 
     // Jetty pads its queues by how many references fill a cache line, which it works out by asking
@@ -156,7 +176,7 @@ public final class Engine implements AutoCloseable {
         new SessionService(
             store,
             tmux,
-            discovery(env, catalogue, tmux, clock),
+            discovery(settings.discovery(), catalogue, tmux, clock),
             catalogue,
             tokens,
             clock,
@@ -164,12 +184,12 @@ public final class Engine implements AutoCloseable {
     server.setHandler(
         new ApiHandler(
             sessions,
-            new Transcripts(TranscriptRoots.fromEnvironment(env, userHome(env))),
+            new Transcripts(settings.transcriptRoots()),
             tokens,
-            HostGuard.fromEnvironment(env),
+            new HostGuard(settings.allowedHosts()),
             clock,
             version,
-            userHome(env)));
+            settings.userHome()));
     server.setErrorHandler(ApiHandler.errorHandler());
     try {
       server.start();
@@ -254,27 +274,20 @@ public final class Engine implements AutoCloseable {
 
   /**
    * The sessions on the user's other tmux servers, unless {@code CLIQUE_DISCOVER=off}: in the
-   * socket directory tmux itself would use ({@code TMUX_TMPDIR} of {@code env}), never clique's own
-   * socket.
+   * socket directory tmux itself would use ({@code TMUX_TMPDIR} of the settings), never clique's
+   * own socket.
    */
   private static Discovery discovery(
-      Map<String, String> env, CliCatalogue catalogue, TmuxProcess tmux, Clock clock) {
-    DiscoverySettings settings =
-        DiscoverySettings.fromEnvironment(env, Long.toString(Discovery.currentUid()));
+      DiscoverySettings settings, CliCatalogue catalogue, TmuxProcess tmux, Clock clock) {
     if (!settings.enabled()) {
       log.info("discovery is off: only clique's own sessions are listed");
       return Discovery.off(catalogue);
     }
-    return new Discovery(settings, catalogue, tmux.socketFile(System.getenv()), clock);
+    return new Discovery(settings, catalogue, tmux.socketFile(), clock);
   }
 
   private static int connectionLimit() {
     return (int) Math.max(64, Math.min(50_000, ApiHandler.maxDescriptors() / 2));
-  }
-
-  private static Path userHome(Map<String, String> env) {
-    String home = env.get("HOME");
-    return Path.of(home == null || home.isBlank() ? System.getProperty("user.home") : home);
   }
 
   private static String hostForUrl(String host) {

@@ -43,8 +43,24 @@ public final class CliCatalogue {
     refreshInstalled();
   }
 
-  /** The bundled catalogue with the override file (if it exists) applied on top. */
+  /**
+   * The bundled catalogue with the override file (if it exists) applied on top, its commands looked
+   * for on {@code PATH} and in {@code HOME}'s usual folders, as {@code env} has them.
+   */
   public static CliCatalogue load(Path override, Map<String, String> env) {
+    return load(
+        override,
+        env.getOrDefault("PATH", ""),
+        Path.of(env.getOrDefault("HOME", System.getProperty("user.home"))));
+  }
+
+  /**
+   * The bundled catalogue with the override file (if it exists) applied on top.
+   *
+   * @param path where the commands are looked for, as {@code PATH} has it
+   * @param userHome the user's home, whose usual folders ({@code ~/.local/bin}, ...) come after
+   */
+  public static CliCatalogue load(Path override, String path, Path userHome) {
     List<String> problems = new ArrayList<>();
     Source user = null;
     if (override != null && Files.isRegularFile(override)) {
@@ -68,7 +84,7 @@ public final class CliCatalogue {
       }
     }
     problems.forEach(log::warn);
-    return new CliCatalogue(Map.copyOf(clis), searchPath(env), List.copyOf(problems));
+    return new CliCatalogue(Map.copyOf(clis), searchPath(path, userHome), List.copyOf(problems));
   }
 
   /** What was refused while loading, one sentence each (also in the log). */
@@ -338,19 +354,17 @@ public final class CliCatalogue {
     }
   }
 
-  private static List<Path> searchPath(Map<String, String> env) {
+  private static List<Path> searchPath(String path, Path home) {
     List<Path> dirs = new ArrayList<>();
-    String path = env.getOrDefault("PATH", "");
     for (String dir : path.split(":")) {
       if (!dir.isBlank()) {
         dirs.add(Path.of(dir));
       }
     }
-    String home = env.getOrDefault("HOME", System.getProperty("user.home"));
     for (String extra :
         List.of(
             ".local/bin", ".npm-global/bin", ".bun/bin", ".cargo/bin", ".claude/local", "bin")) {
-      dirs.add(Path.of(home, extra));
+      dirs.add(home.resolve(extra));
     }
     dirs.add(Path.of("/usr/local/bin"));
     dirs.add(Path.of("/opt/homebrew/bin"));

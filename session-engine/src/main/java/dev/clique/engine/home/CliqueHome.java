@@ -8,10 +8,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
-/** The directory that holds clique's files: {@code $CLIQUE_HOME}, or {@code ~/.clique}. */
+/**
+ * The directory that holds clique's files: {@code $CLIQUE_HOME}, or {@code ~/.clique} (read by
+ * {@code EngineSettings}).
+ */
 public final class CliqueHome {
   private static final Object ROOT = 0;
   private static final int WRITABLE_BY_OTHERS = 0022;
@@ -21,15 +23,6 @@ public final class CliqueHome {
 
   public CliqueHome(Path dir) {
     this.dir = dir.toAbsolutePath().normalize();
-  }
-
-  /** Resolves the home from {@code CLIQUE_HOME}, falling back to {@code ~/.clique}. */
-  public static CliqueHome fromEnvironment(Map<String, String> env) {
-    String configured = env.get("CLIQUE_HOME");
-    if (configured != null && !configured.isBlank()) {
-      return new CliqueHome(Path.of(configured));
-    }
-    return new CliqueHome(Path.of(System.getProperty("user.home"), ".clique"));
   }
 
   public Path dir() {

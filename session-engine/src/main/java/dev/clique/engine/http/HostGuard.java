@@ -3,7 +3,6 @@ package dev.clique.engine.http;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -28,12 +27,6 @@ public final class HostGuard {
         exact.add(name);
       }
     }
-  }
-
-  /** The guard with the extra names of {@code CLIQUE_ALLOWED_HOSTS} (a comma list). */
-  public static HostGuard fromEnvironment(Map<String, String> env) {
-    String list = env.getOrDefault("CLIQUE_ALLOWED_HOSTS", "");
-    return new HostGuard(List.of(list.split(",")));
   }
 
   public boolean allows(String hostHeader) {

@@ -25,6 +25,11 @@ public final class SessionException extends Exception {
     this.kind = kind;
   }
 
+  /** The client's mistake, said in {@code message}. */
+  static SessionException badRequest(String message) {
+    return new SessionException(Kind.BAD_REQUEST, message);
+  }
+
   public Kind kind() {
     return kind;
   }

@@ -28,7 +28,6 @@ import java.util.regex.Pattern;
  * string), on socket {@code -L <socket>}, with a time-out.
  */
 public final class TmuxProcess implements Tmux {
-  public static final String DEFAULT_SOCKET = "clique";
   public static final int COLS = 200;
   public static final int ROWS = 50;
   private static final int HISTORY = 50_000;
@@ -144,16 +143,6 @@ public final class TmuxProcess implements Tmux {
    */
   public static TmuxProcess onSocketFile(Path file, Duration timeout) {
     return new TmuxProcess("tmux", file.toString(), List.of("-S", file.toString()), timeout, false);
-  }
-
-  /** The socket from {@code CLIQUE_TMUX_SOCKET}, default {@value #DEFAULT_SOCKET}. */
-  public static TmuxProcess fromEnvironment(Map<String, String> env) {
-    return new TmuxProcess("tmux", socketFrom(env), Duration.ofSeconds(5));
-  }
-
-  public static String socketFrom(Map<String, String> env) {
-    String socket = env.get("CLIQUE_TMUX_SOCKET");
-    return socket == null || socket.isBlank() ? DEFAULT_SOCKET : socket.strip();
   }
 
   @Override
@@ -652,11 +641,7 @@ public final class TmuxProcess implements Tmux {
 
   /** The socket file's identity (its inode and time), or null when there is none. */
   private String socketStamp() {
-    Path file = ownSocketFile;
-    if (file == null) {
-      file = socketFile(System.getenv());
-      ownSocketFile = file;
-    }
+    Path file = socketFile();
     if (file == null) {
       return null;
     }
@@ -669,8 +654,6 @@ public final class TmuxProcess implements Tmux {
       return null;
     }
   }
-
-  private volatile Path ownSocketFile;
 
   /**
    * A command whose output the engine chooses (never a pane's text): through the control client
@@ -720,7 +703,7 @@ public final class TmuxProcess implements Tmux {
     } catch (TmuxException e) {
       // nothing was running
     }
-    Path file = socketFile(System.getenv());
+    Path file = socketFile();
     try {
       if (file != null) {
         Files.deleteIfExists(file);
@@ -732,9 +715,22 @@ public final class TmuxProcess implements Tmux {
 
   /**
    * Where tmux keeps this socket: {@code $TMUX_TMPDIR/tmux-<uid>/<socket>}, {@code /tmp} by default
-   * (or the file it was made for); null when the user id cannot be read.
+   * (or the file it was made for); null when the user id cannot be read. The {@code TMUX_TMPDIR} is
+   * this process's own, not a setting of the engine's: the tmux processes started here inherit this
+   * process's environment, and with it where their server puts its socket.
    */
-  public Path socketFile(Map<String, String> env) {
+  public Path socketFile() {
+    Path file = ownSocketFile;
+    if (file == null) {
+      file = socketFileNow();
+      ownSocketFile = file;
+    }
+    return file;
+  }
+
+  private volatile Path ownSocketFile;
+
+  private Path socketFileNow() {
     if (address.get(0).equals("-S")) {
       return Path.of(socket);
     }
@@ -742,7 +738,7 @@ public final class TmuxProcess implements Tmux {
     if (uid == null) {
       return null;
     }
-    String dir = env.getOrDefault("TMUX_TMPDIR", "/tmp");
+    String dir = System.getenv().getOrDefault("TMUX_TMPDIR", "/tmp");
     return Path.of(dir.isBlank() ? "/tmp" : dir, "tmux-" + uid, socket);
   }
 

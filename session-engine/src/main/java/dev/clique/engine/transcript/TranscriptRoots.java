@@ -10,7 +10,7 @@ import java.util.Set;
  *
  * <pre>{@code
  * TranscriptRoots roots =
- *     TranscriptRoots.fromEnvironment(System.getenv(), Path.of(System.getProperty("user.home")));
+ *     TranscriptRoots.fromEnvironment(Map.of("CODEX_HOME", "/srv/codex"), Path.of("/home/dev"));
  * }</pre>
  *
  * @param claudeConfigDir Claude Code's config directory, holding {@code projects/}
@@ -36,7 +36,7 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
    * GEMINI_CLI_HOME} replaces the home directory, default {@code ~/.gemini}). Blank variables count
    * as unset.
    *
-   * @param env the environment, usually {@link System#getenv()}
+   * @param env the variables: the engine's, or those a session's process was started with
    * @param userHome the user's home directory
    */
   public static TranscriptRoots fromEnvironment(Map<String, String> env, Path userHome) {

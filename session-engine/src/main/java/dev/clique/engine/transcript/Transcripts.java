@@ -26,8 +26,7 @@ import org.slf4j.LoggerFactory;
  * CLI ({@link TranscriptRoots#forSession}); one without, under the roots given here.
  *
  * <pre>{@code
- * Transcripts transcripts =
- *     new Transcripts(TranscriptRoots.fromEnvironment(System.getenv(), userHome));
+ * Transcripts transcripts = new Transcripts(engineSettings.transcriptRoots());
  * List<Turn> turns = transcripts.turns(
  *     new TranscriptRequest("claude", session.id(), session.cliSessionId(), session.cwd(),
  *         session.created()));

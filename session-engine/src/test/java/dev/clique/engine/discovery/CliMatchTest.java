@@ -89,27 +89,4 @@ class CliMatchTest {
     assertThat(CliMatch.isShell(List.of("python3"))).isFalse();
     assertThat(CliMatch.isShell(List.of())).isFalse();
   }
-
-  @Test
-  void theSettingsComeFromTheEnvironment() {
-    DiscoverySettings on =
-        DiscoverySettings.fromEnvironment(
-            Map.of(
-                "TMUX_TMPDIR",
-                "/home/dev/tmp",
-                "CLIQUE_DISCOVER_SOCKETS",
-                "/home/dev/a.sock, /home/dev/b.sock",
-                "CLIQUE_DISCOVER_SHELLS",
-                "on"),
-            "1000");
-    assertThat(on.enabled()).isTrue();
-    assertThat(on.shells()).isTrue();
-    assertThat(on.socketDirectory()).hasToString("/home/dev/tmp/tmux-1000");
-    assertThat(on.extraSockets()).hasSize(2);
-    DiscoverySettings plain = DiscoverySettings.fromEnvironment(Map.of(), "1000");
-    assertThat(plain.socketDirectory()).hasToString("/tmp/tmux-1000");
-    assertThat(plain.shells()).isFalse();
-    assertThat(DiscoverySettings.fromEnvironment(Map.of("CLIQUE_DISCOVER", "off"), "1").enabled())
-        .isFalse();
-  }
 }

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,8 +62,7 @@ class AtomicFileTest {
 
   @Test
   void theHomeDirectoryIsMadePrivate() throws Exception {
-    CliqueHome home =
-        CliqueHome.fromEnvironment(Map.of("CLIQUE_HOME", dir.resolve("home").toString()));
+    CliqueHome home = new CliqueHome(dir.resolve("home"));
     home.ensureExists();
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.dir())))
         .isEqualTo("rwx------");

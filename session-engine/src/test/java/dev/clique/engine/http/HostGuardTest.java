@@ -2,13 +2,12 @@ package dev.clique.engine.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
+import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class HostGuardTest {
-  private final HostGuard guard =
-      HostGuard.fromEnvironment(Map.of("CLIQUE_ALLOWED_HOSTS", "panel.lan, .tail.net"));
+  private final HostGuard guard = new HostGuard(List.of("panel.lan", " .tail.net"));
 
   @ParameterizedTest
   @ValueSource(

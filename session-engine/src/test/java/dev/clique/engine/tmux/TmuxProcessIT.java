@@ -32,18 +32,11 @@ class TmuxProcessIT {
   @Test
   void killingTheServerRemovesItsSocketFileToo() throws Exception {
     tmux.newSession("s1", dir, List.of("cat"), Map.of());
-    Path file = tmux.socketFile(System.getenv());
+    Path file = tmux.socketFile();
     assertThat(file).as("where tmux keeps the socket").exists();
     tmux.killServer();
     assertThat(file).doesNotExist();
     assertThat(tmux.listPanes()).isEmpty();
-  }
-
-  @Test
-  void theDefaultSocketIsCliqueAndTheEnvironmentOverridesIt() {
-    assertThat(TmuxProcess.socketFrom(Map.of())).isEqualTo("clique");
-    assertThat(TmuxProcess.socketFrom(Map.of("CLIQUE_TMUX_SOCKET", "clique-env-check")))
-        .isEqualTo("clique-env-check");
   }
 
   @Test
