@@ -10,6 +10,7 @@ import dev.clique.engine.http.OperatorSocket;
 import dev.clique.engine.http.TlsKeystore;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionStore;
+import dev.clique.engine.session.SessionUsage;
 import dev.clique.engine.tmux.TmuxProcess;
 import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.TranscriptRoots;
@@ -152,6 +153,7 @@ public final class Engine implements AutoCloseable {
         ownsHome ? OperatorSocket.claim(server, home.operatorSocket()) : Optional.empty();
 
     String[] hookUrl = new String[1];
+    Transcripts transcripts = new Transcripts(TranscriptRoots.fromEnvironment(env, userHome(env)));
     SessionService sessions =
         new SessionService(
             store,
@@ -160,11 +162,12 @@ public final class Engine implements AutoCloseable {
             catalogue,
             tokens,
             clock,
-            () -> hookUrl[0]);
+            () -> hookUrl[0],
+            new SessionUsage(transcripts, userHome(env)));
     server.setHandler(
         new ApiHandler(
             sessions,
-            new Transcripts(TranscriptRoots.fromEnvironment(env, userHome(env))),
+            transcripts,
             tokens,
             HostGuard.fromEnvironment(env),
             clock,

@@ -22,6 +22,7 @@ import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.token.MintedToken;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.TokenStore;
+import dev.clique.engine.transcript.UsageReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -139,6 +140,19 @@ public final class SessionService implements AutoCloseable {
       TokenStore tokens,
       Clock clock,
       Supplier<String> engineUrl) {
+    this(store, tmux, discovery, catalogue, tokens, clock, engineUrl, SessionUsage.NONE);
+  }
+
+  /** With each session's {@code usage}, as its CLI recorded it, in its view. */
+  public SessionService(
+      SessionStore store,
+      Tmux tmux,
+      Discovery discovery,
+      CliCatalogue catalogue,
+      TokenStore tokens,
+      Clock clock,
+      Supplier<String> engineUrl,
+      SessionUsage usage) {
     this.store = store;
     this.ownTmux = tmux;
     this.discovery = discovery;
@@ -159,7 +173,13 @@ public final class SessionService implements AutoCloseable {
             waits,
             this::noteChanges,
             clock);
-    this.slowFacts = new SlowFacts(this.tmux, () -> records(watchedFound), catalogue, clock);
+    this.slowFacts =
+        new SlowFacts(
+            this.tmux,
+            () -> records(watchedFound),
+            catalogue,
+            record -> usage.of(this, record),
+            clock);
     discovery.onChange(
         found -> {
           watchedFound = found;
@@ -784,7 +804,7 @@ public final class SessionService implements AutoCloseable {
     return watcher;
   }
 
-  /** Gathers memory and git status now, on this thread (tests). */
+  /** Gathers memory, git status and usage now, on this thread (tests). */
   void gatherFactsNow() {
     slowFacts.gatherNow(watcher.snapshot());
   }
@@ -886,6 +906,7 @@ public final class SessionService implements AutoCloseable {
     boolean alive = live != null && live.alive();
     Verdict verdict = live == null ? Verdict.STOPPED : live.verdict();
     GitStatus git = facts.git().getOrDefault(record.cwd(), GitStatus.NONE);
+    UsageReport used = facts.usage().getOrDefault(record.id(), UsageReport.NONE);
     // tmux keeps a dead pane: how its process ended, and its last screen, stay readable.
     boolean dead = live != null && live.pane() != null && live.pane().dead();
     Integer exitStatus = dead && live.pane().exitStatus() >= 0 ? live.pane().exitStatus() : null;
@@ -926,7 +947,9 @@ public final class SessionService implements AutoCloseable {
         exitStatus,
         record.source() == null ? null : store.find(record.id()).isPresent(),
         record.source(),
-        alive ? detached(facts.detached().getOrDefault(record.id(), List.of())) : List.of());
+        alive ? detached(facts.detached().getOrDefault(record.id(), List.of())) : List.of(),
+        used.usage(),
+        used.limits());
   }
 
   /** What tmux knows of how a dead pane's process ended. */
