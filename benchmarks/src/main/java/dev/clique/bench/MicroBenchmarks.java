@@ -67,7 +67,9 @@ public class MicroBenchmarks {
               null,
               null,
               null,
-              List.of()));
+              List.of(),
+              null,
+              null));
     }
     claudeHome = Files.createTempDirectory("clique-micro-");
     Path file = claudeHome.resolve("projects").resolve("-home-dev-app").resolve(ID + ".jsonl");

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -21,7 +22,10 @@ import picocli.CommandLine.Option;
     name = "ls",
     mixinStandardHelpOptions = true,
     description = {
-      "List the sessions: name, CLI, state, why it needs you, folder, age.",
+      "List the sessions: name, CLI, state, tokens used, context filled, why it needs you,",
+      "folder, age. TOKENS counts the input and output its CLI recorded, cache reads aside;",
+      "CONTEXT is how full the model's window was at the last request (its tokens when the",
+      "CLI does not record the window); - when the CLI records neither.",
       "With an engines file ($CLIQUE_HOME/engines.toml), the sessions of every engine it names,",
       "each with its engine, and which engines did not answer."
     })
@@ -31,7 +35,9 @@ final class LsCommand extends LocalCommand {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @Option(names = "--json", description = "the engine's sessions as JSON")
+  @Option(
+      names = "--json",
+      description = "the engine's sessions as JSON, with each one's usage and limits")
   boolean json;
 
   @Option(
@@ -176,8 +182,10 @@ final class LsCommand extends LocalCommand {
     List<String[]> rows = new ArrayList<>();
     rows.add(
         engines
-            ? new String[] {"ENGINE", "NAME", "CLI", "STATE", "WHY", "FOLDER", "AGE"}
-            : new String[] {"NAME", "CLI", "STATE", "WHY", "FOLDER", "AGE"});
+            ? new String[] {
+              "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "WHY", "FOLDER", "AGE"
+            }
+            : new String[] {"NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "WHY", "FOLDER", "AGE"});
     double now = System.currentTimeMillis() / 1000.0;
     for (JsonNode session : sessions) {
       JsonNode attention = session.path("attention");
@@ -189,6 +197,8 @@ final class LsCommand extends LocalCommand {
         session.path("name").asText(),
         session.path("cli").asText(),
         session.path("state").asText(),
+        tokens(session.path("usage")),
+        context(session.path("usage")),
         why.length() > 60 ? why.substring(0, 59) + "…" : why,
         session.path("cwd").asText(),
         age(now - session.path("created").asDouble(now))
@@ -220,6 +230,49 @@ final class LsCommand extends LocalCommand {
     }
     lines.addAll(silent);
     return lines;
+  }
+
+  /**
+   * The tokens the model took in or wrote (fresh input, cache writes, output), cache reads aside:
+   * they are most of a long session's input and cost little, so counting them would hide the rest.
+   */
+  static String tokens(JsonNode usage) {
+    long sum = 0;
+    boolean known = false;
+    for (String key : new String[] {"input_tokens", "cache_write_tokens", "output_tokens"}) {
+      if (usage.path(key).isNumber()) {
+        sum += usage.path(key).asLong();
+        known = true;
+      }
+    }
+    return known ? count(sum) : "-";
+  }
+
+  /** How full the context window was at the last request; its tokens when the window is unknown. */
+  static String context(JsonNode usage) {
+    JsonNode tokens = usage.path("context_tokens");
+    JsonNode window = usage.path("context_window");
+    if (!tokens.isNumber()) {
+      return "-";
+    }
+    if (window.isNumber() && window.asLong() > 0) {
+      return Math.round(100.0 * tokens.asLong() / window.asLong()) + "%";
+    }
+    return count(tokens.asLong());
+  }
+
+  /** {@code 950}, {@code 12.3k}, {@code 1.2M}. */
+  static String count(long n) {
+    if (n < 1_000) {
+      return Long.toString(n);
+    }
+    if (n < 999_950) {
+      return String.format(Locale.ROOT, "%.1fk", n / 1_000.0);
+    }
+    if (n < 999_950_000) {
+      return String.format(Locale.ROOT, "%.1fM", n / 1_000_000.0);
+    }
+    return String.format(Locale.ROOT, "%.1fG", n / 1_000_000_000.0);
   }
 
   private static String age(double seconds) {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.fake.FakeEngine;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -92,7 +94,8 @@ class LsOverSeveralEnginesTest {
     List<String> lines = out.toString().lines().toList();
     String header = lines.get(0);
     assertThat(header.split("\\s+"))
-        .containsExactly("ENGINE", "NAME", "CLI", "STATE", "WHY", "FOLDER", "AGE");
+        .containsExactly(
+            "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "WHY", "FOLDER", "AGE");
     List<Map<String, String>> rows = new ArrayList<>();
     for (String line : lines.subList(1, lines.size())) {
       if (!line.startsWith("engine ")) {
@@ -105,6 +108,8 @@ class LsOverSeveralEnginesTest {
         .containsEntry("NAME", "api refactor")
         .containsEntry("CLI", "claude")
         .containsEntry("STATE", "waiting")
+        .containsEntry("TOKENS", "111.6k")
+        .containsEntry("CONTEXT", "61.9k")
         .containsEntry("WHY", "permission: Edit: src/main/java/shop/OrderService.java")
         .containsEntry("FOLDER", "/home/dev/src/shop-api");
     assertThat(rows.get(0).get("AGE")).matches("\\d+[smhd]");
@@ -113,6 +118,8 @@ class LsOverSeveralEnginesTest {
         .containsEntry("NAME", "build")
         .containsEntry("CLI", "shell")
         .containsEntry("STATE", "stopped")
+        .containsEntry("TOKENS", "-")
+        .containsEntry("CONTEXT", "-")
         .containsEntry("WHY", "")
         .containsEntry("FOLDER", "/home/dev/src/shop-web");
     assertThat(lines.get(lines.size() - 1))
@@ -146,6 +153,50 @@ class LsOverSeveralEnginesTest {
                     .startsWith("clique ls: engine desk did not answer: ")
                     .contains("401: unauthorized"));
     assertThat(out + err.toString()).doesNotContain(LAPTOP_TOKEN).doesNotContain(DESK_TOKEN);
+  }
+
+  @Test
+  void tokensAndContextSayWhatEachCliRecordedAndJsonCarriesItWhole() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode state = (ObjectNode) json.readTree(FakeEngine.contract("state.json"));
+    ((ArrayNode) state.get("sessions"))
+        .add(json.readTree(FakeEngine.contract("session-codex.json")));
+    laptop.on("/api/state", FakeEngine.json(200, state.toString()));
+    enginesFile("rw-------");
+
+    assertThat(run("ls")).as(err.toString()).isZero();
+
+    List<String> lines = out.toString().lines().toList();
+    Map<String, String> codex = cells(lines.get(0), lines.get(3));
+    // Codex: 7000 fresh input, 0 cache writes and 1100 output; 15000 of a 272000 window.
+    assertThat(codex).containsEntry("NAME", "retry fetchUser");
+    assertThat(codex).containsEntry("TOKENS", "8.1k").containsEntry("CONTEXT", "6%");
+
+    out.getBuffer().setLength(0);
+    assertThat(run("ls", "--json")).as(err.toString()).isZero();
+    JsonNode listed = json.readTree(out.toString());
+    assertThat(listed.at("/2/usage/context_window").asLong()).isEqualTo(272000);
+    assertThat(listed.at("/2/limits/windows/0/name").asText()).isEqualTo("primary");
+    assertThat(listed.at("/0/usage/cache_read_tokens").asLong()).isEqualTo(1250400);
+    assertThat(listed.get(1).has("usage")).isFalse();
+  }
+
+  @Test
+  void countsAreShortAndRoundedAsPeopleReadThem() {
+    assertThat(LsCommand.count(950)).isEqualTo("950");
+    assertThat(LsCommand.count(12_345)).isEqualTo("12.3k");
+    assertThat(LsCommand.count(999_999)).isEqualTo("1.0M");
+    assertThat(LsCommand.count(1_250_400)).isEqualTo("1.3M");
+    assertThat(LsCommand.count(3_400_000_000L)).isEqualTo("3.4G");
+    ObjectMapper json = new ObjectMapper();
+    assertThat(LsCommand.context(json.createObjectNode())).isEqualTo("-");
+    assertThat(LsCommand.tokens(json.createObjectNode())).isEqualTo("-");
+    assertThat(
+            LsCommand.context(
+                json.createObjectNode()
+                    .put("context_tokens", 105_000)
+                    .put("context_window", 258_400)))
+        .isEqualTo("41%");
   }
 
   @Test

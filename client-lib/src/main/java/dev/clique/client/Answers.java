@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The engine's answers, one reader per route, as HTTP-API.md describes them: the one maker of the
@@ -100,6 +101,8 @@ final class Answers implements AnswerReader {
       throw new MalformedAnswer("a session has a blank \"id\"");
     }
     JsonFields f = JsonFields.of(row, "session " + id);
+    Optional<JsonNode> usage = f.optionalObject("usage");
+    Optional<JsonNode> limits = f.optionalObject("limits");
     return new Session(
         id,
         f.string("name"),
@@ -124,7 +127,41 @@ final class Answers implements AnswerReader {
         f.string("branch"),
         f.integer("dirty"),
         f.optionalString("engine"),
+        usage.isEmpty() ? Optional.empty() : Optional.of(usage(usage.get(), id)),
+        limits.isEmpty() ? Optional.empty() : Optional.of(limits(limits.get(), id)),
         answer.textOf(row));
+  }
+
+  private static Usage usage(JsonNode node, String id) throws MalformedAnswer {
+    JsonFields u = JsonFields.of(node, "the usage of session " + id);
+    return new Usage(
+        u.optionalString("model"),
+        u.optionalLong("input_tokens"),
+        u.optionalLong("output_tokens"),
+        u.optionalLong("cache_read_tokens"),
+        u.optionalLong("cache_write_tokens"),
+        u.optionalLong("reasoning_tokens"),
+        u.optionalLong("turns"),
+        u.optionalLong("context_tokens"),
+        u.optionalLong("context_window"),
+        u.string("source"),
+        u.bool("partial"));
+  }
+
+  private static Limits limits(JsonNode node, String id) throws MalformedAnswer {
+    JsonFields l = JsonFields.of(node, "the limits of session " + id);
+    List<Limits.Window> windows = new ArrayList<>();
+    for (JsonNode entry : l.array("windows")) {
+      JsonFields w = JsonFields.of(entry, "a limit window of session " + id);
+      OptionalDouble used = w.optionalNumber("used_percent");
+      windows.add(
+          new Limits.Window(
+              w.requiredString("name"),
+              used.isPresent() ? used.getAsDouble() : 0,
+              w.optionalLong("window_minutes"),
+              w.optionalInstant("resets_at")));
+    }
+    return new Limits(windows, l.optionalInstant("as_of"), l.string("source"));
   }
 
   private static Cli cli(JsonNode entry, JsonText answer) throws MalformedAnswer {

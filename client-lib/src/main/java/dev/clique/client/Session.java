@@ -44,6 +44,8 @@ public final class Session {
   private final String branch;
   private final int dirty;
   private final Optional<String> engine;
+  private final Optional<Usage> usage;
+  private final Optional<Limits> limits;
   private final String json;
 
   Session(
@@ -70,6 +72,8 @@ public final class Session {
       String branch,
       int dirty,
       Optional<String> engine,
+      Optional<Usage> usage,
+      Optional<Limits> limits,
       String json) {
     this.id = Objects.requireNonNull(id, "id");
     this.name = Objects.requireNonNull(name, "name");
@@ -94,6 +98,8 @@ public final class Session {
     this.branch = Objects.requireNonNull(branch, "branch");
     this.dirty = dirty;
     this.engine = Objects.requireNonNull(engine, "engine");
+    this.usage = Objects.requireNonNull(usage, "usage");
+    this.limits = Objects.requireNonNull(limits, "limits");
     this.json = Objects.requireNonNull(json, "json");
   }
 
@@ -319,6 +325,26 @@ public final class Session {
   }
 
   /**
+   * What the session has used, as its CLI recorded it: tokens summed over its conversation, the
+   * context its last request filled, its model.
+   *
+   * @return the usage, when the CLI records it (empty for a shell, before the CLI's first answer,
+   *     and from an engine that does not send it)
+   */
+  public Optional<Usage> usage() {
+    return usage;
+  }
+
+  /**
+   * The usage limits the session's CLI was last told of (Codex: its account's rate-limit windows).
+   *
+   * @return the limits, when the CLI records them
+   */
+  public Optional<Limits> limits() {
+    return limits;
+  }
+
+  /**
    * The JSON text the engine sent for this row, exactly as it came (white space, key order and keys
    * this client does not know included): what to pass on to show a caller what the engine said, or
    * to read with a JSON library of one's own.
@@ -386,6 +412,8 @@ public final class Session {
         + ", dirty="
         + dirty
         + engine.map(e -> ", engine=" + e).orElse("")
+        + usage.map(u -> ", usage=" + u).orElse("")
+        + limits.map(l -> ", limits=" + l).orElse("")
         + "]";
   }
 }

@@ -23,7 +23,10 @@ class ValueTypesTest {
           WaitResult.class,
           Conversation.class,
           Turn.class,
-          Health.class);
+          Health.class,
+          Usage.class,
+          Limits.class,
+          Limits.Window.class);
 
   @Test
   void noValueHasAPublicConstructorOrIsARecord() {

@@ -44,6 +44,8 @@ class OutputSchemaValidatorTest {
     sessions.set("sessions", Fixtures.contractJson("state.json").get("sessions"));
     bothSay(true, "list_sessions", sessions);
     bothSay(true, "get_session", Fixtures.contractJson("state.json").at("/sessions/1"));
+    bothSay(true, "get_session", Fixtures.contractJson("state.json").at("/sessions/0"));
+    bothSay(true, "get_session", Fixtures.contractJson("session-codex.json"));
     bothSay(true, "wait", Fixtures.contractJson("wait-gone.json"));
     bothSay(true, "preview_pane", Fixtures.contractJson("peek-stopped.json"));
     bothSay(true, "conversation", Fixtures.contractJson("transcript.json"));
@@ -58,6 +60,15 @@ class OutputSchemaValidatorTest {
     row.put("folder", 3);
     bothSay(false, "get_session", row);
     bothSay(false, "list_sessions", Fixtures.json("{\"sessions\": {}}"));
+    ObjectNode used = Fixtures.contractJson("session-codex.json").deepCopy();
+    ((ObjectNode) used.get("usage")).put("input_tokens", "7k");
+    bothSay(false, "get_session", used);
+    ObjectNode limited = Fixtures.contractJson("session-codex.json").deepCopy();
+    ((ObjectNode) limited.at("/limits/windows/0")).remove("used_percent");
+    bothSay(false, "get_session", limited);
+    ObjectNode listed = Fixtures.JSON.createObjectNode();
+    listed.putArray("sessions").add(used);
+    bothSay(false, "list_sessions", listed);
     bothSay(false, "preview_pane", Fixtures.json("{\"alive\": true}"));
     assertThat(ours.validate(schemaOf("wait"), wait).errorMessage()).contains("matched");
   }

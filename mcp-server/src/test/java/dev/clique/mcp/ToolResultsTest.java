@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import dev.clique.fake.FakeEngine;
@@ -71,8 +72,10 @@ class ToolResultsTest {
   @Test
   void listSessionsIsAnObjectWithTheSessionsAsTheEngineSentThem() throws Exception {
     JsonNode structured = call("list_sessions", Map.of());
-    assertThat(structured.get("sessions"))
-        .isEqualTo(Fixtures.contractJson("state.json").get("sessions"));
+    JsonNode sent = Fixtures.contractJson("state.json").get("sessions").deepCopy();
+    ObjectNode usage = (ObjectNode) sent.at("/0/usage");
+    usage.retain("input_tokens", "output_tokens", "context_tokens", "context_window");
+    assertThat(structured.get("sessions")).isEqualTo(sent);
     assertThat(structured.at("/sessions/1/folder").asText()).isEqualTo("frontend");
     assertThat(structured.at("/sessions/1/mode").isNull()).isTrue();
     assertThat(structured.at("/sessions/1/command").isNull()).isTrue();
@@ -105,6 +108,28 @@ class ToolResultsTest {
     engine.on("/api/state", FakeEngine.json(200, state.toString()));
     assertThat(call("list_sessions", Map.of()).at("/sessions/0").has("attention")).isFalse();
     assertThat(call("get_session", Map.of("id", Fixtures.CLAUDE_ID)).has("state_source")).isFalse();
+  }
+
+  @Test
+  void listSessionsShowsTheUsageInBriefAndGetSessionShowsItWholeWithTheLimits() throws Exception {
+    ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
+    JsonNode codex = Fixtures.contractJson("session-codex.json");
+    ((ArrayNode) state.get("sessions")).add(codex);
+    engine.on("/api/state", FakeEngine.json(200, state.toString()));
+
+    JsonNode listed = call("list_sessions", Map.of()).at("/sessions/2");
+    assertThat(listed.get("usage"))
+        .isEqualTo(
+            Fixtures.json(
+                "{\"input_tokens\": 7000, \"output_tokens\": 1100, \"context_tokens\": 15000,"
+                    + " \"context_window\": 272000}"));
+    assertThat(listed.has("limits")).as("limits are get_session's").isFalse();
+    assertThat(call("list_sessions", Map.of()).at("/sessions/1").has("usage")).isFalse();
+
+    JsonNode whole = call("get_session", Map.of("id", codex.get("id").asText()));
+    assertThat(whole).isEqualTo(codex);
+    assertThat(whole.at("/limits/windows/0/used_percent").decimalValue())
+        .isEqualByComparingTo("15.5");
   }
 
   @Test

@@ -10,6 +10,7 @@ import dev.clique.engine.http.OperatorSocket;
 import dev.clique.engine.http.TlsKeystore;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionStore;
+import dev.clique.engine.session.SessionUsage;
 import dev.clique.engine.tmux.TmuxProcess;
 import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.Transcripts;
@@ -172,6 +173,7 @@ public final class Engine implements AutoCloseable {
         ownsHome ? OperatorSocket.claim(server, home.operatorSocket()) : Optional.empty();
 
     String[] hookUrl = new String[1];
+    Transcripts transcripts = new Transcripts(settings.transcriptRoots());
     SessionService sessions =
         new SessionService(
             store,
@@ -180,11 +182,12 @@ public final class Engine implements AutoCloseable {
             catalogue,
             tokens,
             clock,
-            () -> hookUrl[0]);
+            () -> hookUrl[0],
+            new SessionUsage(transcripts, settings.userHome()));
     server.setHandler(
         new ApiHandler(
             sessions,
-            new Transcripts(settings.transcriptRoots()),
+            transcripts,
             tokens,
             new HostGuard(settings.allowedHosts()),
             clock,

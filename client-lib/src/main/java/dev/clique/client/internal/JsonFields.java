@@ -7,7 +7,9 @@ import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 
 /**
  * Reads the keys of one JSON object of an engine answer.
@@ -101,6 +103,45 @@ public final class JsonFields {
       throw wrongType(key, "a whole number");
     }
     return value.longValue();
+  }
+
+  public OptionalLong optionalLong(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return OptionalLong.empty();
+    }
+    if (!value.isNumber() || !value.canConvertToLong()) {
+      throw wrongType(key, "a whole number");
+    }
+    return OptionalLong.of(value.longValue());
+  }
+
+  public OptionalDouble optionalNumber(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return OptionalDouble.empty();
+    }
+    if (!value.isNumber()) {
+      throw wrongType(key, "a number");
+    }
+    return OptionalDouble.of(value.doubleValue());
+  }
+
+  /** Unix seconds, when the answer has them. */
+  public Optional<Instant> optionalInstant(String key) throws MalformedAnswer {
+    return present(key) == null ? Optional.empty() : Optional.of(instant(key));
+  }
+
+  /** An object the answer may leave out (or send as null): empty then. */
+  public Optional<JsonNode> optionalObject(String key) throws MalformedAnswer {
+    JsonNode value = present(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    if (!value.isObject()) {
+      throw wrongType(key, "an object");
+    }
+    return Optional.of(value);
   }
 
   /** Unix seconds; missing reads as the epoch, which is what a stopped pane reports anyway. */

@@ -25,7 +25,9 @@ public final class GetSessionTool implements CliqueTool {
   public Tool definition() {
     return Tool.builder(name(), Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
         .title("Get a session")
-        .description("Shows one session by id: its CLI, folder, state and what it is stuck on.")
+        .description(
+            "Shows one session by id: its CLI, folder, state and what it is stuck on, and, where"
+                + " its CLI records them, the tokens it used, its context and its usage limits.")
         .outputSchema(Schemas.session())
         .annotations(Schemas.READ_ONLY)
         .build();

@@ -1,5 +1,6 @@
 package dev.clique.mcp.tools;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
@@ -14,12 +15,15 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code list_sessions}: every session and its state ({@code GET /api/state}). Its structure is
- * {@code {"sessions": [...]}}, its text the bare array. Over several engines each session names its
- * engine, and {@code "engines"} says how each engine answered; the text is then the whole
- * structure, so that an engine that did not answer is seen.
+ * {@code list_sessions}: every session and its state ({@code GET /api/state}), each session's usage
+ * in brief. Its structure is {@code {"sessions": [...]}}, its text the bare array. Over several
+ * engines each session names its engine, and {@code "engines"} says how each engine answered; the
+ * text is then the whole structure, so that an engine that did not answer is seen.
  */
 public final class ListSessionsTool implements CliqueTool {
+  private static final List<String> BRIEF_USAGE =
+      List.of("input_tokens", "output_tokens", "context_tokens", "context_window");
+
   private final CliqueClient client;
 
   public ListSessionsTool(CliqueClient client) {
@@ -37,12 +41,13 @@ public final class ListSessionsTool implements CliqueTool {
         .title("List sessions")
         .description(
             "Lists every coding-agent session clique runs, with its id, CLI, folder and state"
-                + " (working, waiting, error, idle or stopped): the place to start.")
+                + " (working, waiting, error, idle or stopped), and, where its CLI records them,"
+                + " the tokens it used and how full its context is: the place to start.")
         .outputSchema(
             Schemas.output(
                 Map.of(
                     "sessions",
-                    Schemas.arrayOf(Schemas.session()),
+                    Schemas.arrayOf(Schemas.listedSession()),
                     "engines",
                     Schemas.arrayOf(Schemas.engineReport())),
                 List.of("sessions")))
@@ -63,7 +68,7 @@ public final class ListSessionsTool implements CliqueTool {
           ObjectNode result = JsonNodeFactory.instance.objectNode();
           var rows = result.putArray("sessions");
           for (Session session : state.sessions()) {
-            rows.add(Json.readAnswer(session.json()));
+            rows.add(brief(Json.readAnswer(session.json())));
           }
           if (state.engines().isEmpty()) {
             return ToolResults.ok(result, "sessions", rows);
@@ -74,5 +79,27 @@ public final class ListSessionsTool implements CliqueTool {
           }
           return ToolResults.ok(result);
         });
+  }
+
+  /**
+   * A row with its usage cut to the counts a listing needs, and without the limits: {@code
+   * get_session} shows them whole. Many sessions then cost an assistant few tokens.
+   */
+  private static JsonNode brief(JsonNode row) {
+    if (!(row instanceof ObjectNode object)) {
+      return row;
+    }
+    JsonNode usage = object.get("usage");
+    if (usage != null && usage.isObject()) {
+      ObjectNode brief = JsonNodeFactory.instance.objectNode();
+      for (String key : BRIEF_USAGE) {
+        if (usage.has(key)) {
+          brief.set(key, usage.get(key));
+        }
+      }
+      object.set("usage", brief);
+    }
+    object.remove("limits");
+    return object;
   }
 }

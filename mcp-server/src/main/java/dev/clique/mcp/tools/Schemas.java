@@ -97,7 +97,6 @@ final class Schemas {
     return schema;
   }
 
-  /** A session row of {@code GET /api/state}; the engine's other keys pass through. */
   /** How one engine of several answered {@code list_sessions}. */
   static Map<String, Object> engineReport() {
     Map<String, Object> p = new LinkedHashMap<>();
@@ -111,7 +110,87 @@ final class Schemas {
     return schema;
   }
 
+  /**
+   * What a session used, as its CLI recorded it; optional (a shell, a CLI that has not answered, a
+   * Python panel have none), and each count only when the CLI records it.
+   */
+  static Map<String, Object> usage() {
+    Map<String, Object> p = briefUsageProperties();
+    p.put("model", typed("string", "The model of the last answer."));
+    p.put("cache_read_tokens", typed("integer", "Input tokens read from the prompt cache."));
+    p.put("cache_write_tokens", typed("integer", "Input tokens written to the prompt cache."));
+    p.put("reasoning_tokens", typed("integer", "The part of output_tokens spent thinking."));
+    p.put("turns", typed("integer", "How many model answers the sums cover."));
+    p.put("source", typed("string", "The file read: claude transcript, codex rollout, ..."));
+    p.put("partial", typed("boolean", "True when only the end of a huge file was summed."));
+    return usageSchema(
+        p, "Tokens the session used, summed over its conversation, as its CLI recorded them.");
+  }
+
+  /** The part of {@link #usage()} that {@code list_sessions} shows. */
+  static Map<String, Object> briefUsage() {
+    return usageSchema(
+        briefUsageProperties(),
+        "Tokens the session used and how full its context is (get_session has the rest).");
+  }
+
+  private static Map<String, Object> briefUsageProperties() {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("input_tokens", typed("integer", "Input tokens that were not cached, summed."));
+    p.put("output_tokens", typed("integer", "Generated tokens, reasoning included, summed."));
+    p.put("context_tokens", typed("integer", "The whole input of the last request."));
+    p.put("context_window", typed("integer", "The model's context window, when recorded."));
+    return p;
+  }
+
+  private static Map<String, Object> usageSchema(Map<String, Object> p, String description) {
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "object");
+    schema.put("description", description);
+    schema.put("properties", p);
+    return schema;
+  }
+
+  /** The usage limits the session's CLI was last told of (Codex's rate-limit windows). */
+  static Map<String, Object> limits() {
+    Map<String, Object> w = new LinkedHashMap<>();
+    w.put("name", typed("string", "The CLI's name for the window: primary, secondary."));
+    w.put("used_percent", typed("number", "How much of it is used, 0 to 100."));
+    w.put("window_minutes", typed("integer", "How long the window is."));
+    w.put("resets_at", typed("number", "When it starts afresh, in unix seconds."));
+    Map<String, Object> window = new LinkedHashMap<>();
+    window.put("type", "object");
+    window.put("properties", w);
+    window.put("required", List.of("name", "used_percent"));
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("windows", arrayOf(window));
+    p.put("as_of", typed("number", "When the CLI recorded them, in unix seconds."));
+    p.put("source", typed("string", "The file read, e.g. codex rollout."));
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "object");
+    schema.put("description", "The usage limits the CLI was last told of, for its account.");
+    schema.put("properties", p);
+    return schema;
+  }
+
+  /** A session row of {@code GET /api/state}, as {@code get_session} shows it. */
   static Map<String, Object> session() {
+    Map<String, Object> schema = session(usage());
+    properties(schema).put("limits", limits());
+    return schema;
+  }
+
+  /** A session row as {@code list_sessions} shows it: its usage in brief, no limits. */
+  static Map<String, Object> listedSession() {
+    return session(briefUsage());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> properties(Map<String, Object> schema) {
+    return (Map<String, Object>) schema.get("properties");
+  }
+
+  private static Map<String, Object> session(Map<String, Object> usage) {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("id", typed("string", "The session id."));
     p.put("name", typed("string", "The name given to the session."));
@@ -148,6 +227,7 @@ final class Schemas {
             "string",
             "Over several engines: the engine the session runs on; its id is then"
                 + " <engine>:<id>."));
+    p.put("usage", usage);
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", "object");
     schema.put("properties", p);

@@ -78,6 +78,19 @@ public final class SessionService implements AutoCloseable {
       TokenStore tokens,
       Clock clock,
       Supplier<String> engineUrl) {
+    this(store, tmux, discovery, catalogue, tokens, clock, engineUrl, SessionUsage.NONE);
+  }
+
+  /** With each session's {@code usage}, as its CLI recorded it, in its view. */
+  public SessionService(
+      SessionStore store,
+      Tmux tmux,
+      Discovery discovery,
+      CliCatalogue catalogue,
+      TokenStore tokens,
+      Clock clock,
+      Supplier<String> engineUrl,
+      SessionUsage usage) {
     this.store = store;
     this.ownTmux = tmux;
     this.discovery = discovery;
@@ -96,7 +109,9 @@ public final class SessionService implements AutoCloseable {
             waits,
             this::noteChanges,
             clock);
-    this.slowFacts = new SlowFacts(this.tmux, known::watched, catalogue, clock);
+    this.slowFacts =
+        new SlowFacts(
+            this.tmux, known::watched, catalogue, record -> usage.of(this, record), clock);
     this.views = new SessionViews(store, known, watcher, slowFacts, catalogue, this.tmux, clock);
     this.processes = new SessionProcesses(this.tmux, watcher);
     this.launch = new Launch(catalogue, tokens, this.tmux, processes, clock, engineUrl);

@@ -2,12 +2,15 @@ package dev.clique.engine.session;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.clique.engine.transcript.Limits;
+import dev.clique.engine.transcript.Usage;
 import java.util.List;
 
 /**
  * One row of {@code GET /api/state}: the record plus what tmux and the detector say now. {@code
  * adopted} and {@code source} are null for clique's own sessions; a discovered session has its
- * {@code source} and {@code adopted: false} until it is adopted.
+ * {@code source} and {@code adopted: false} until it is adopted. {@code usage} and {@code limits}
+ * are what the session's CLI recorded, left out when it recorded none.
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SessionView(
@@ -38,7 +41,9 @@ public record SessionView(
     @JsonProperty("exit_status") Integer exitStatus,
     @JsonProperty("adopted") Boolean adopted,
     @JsonProperty("source") Source source,
-    @JsonProperty("detached") List<DetachedView> detached) {
+    @JsonProperty("detached") List<DetachedView> detached,
+    @JsonProperty("usage") @JsonInclude(JsonInclude.Include.NON_NULL) Usage usage,
+    @JsonProperty("limits") @JsonInclude(JsonInclude.Include.NON_NULL) Limits limits) {
 
   /**
    * A process of the session outside its pane's process tree (it carries the session's marker): a

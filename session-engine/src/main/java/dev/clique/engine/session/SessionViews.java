@@ -9,6 +9,7 @@ import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.state.Verdict;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.Tmux;
+import dev.clique.engine.transcript.UsageReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -146,6 +147,7 @@ final class SessionViews implements AutoCloseable {
     boolean alive = live != null && live.alive();
     Verdict verdict = live == null ? Verdict.STOPPED : live.verdict();
     GitStatus git = facts.git().getOrDefault(record.cwd(), GitStatus.NONE);
+    UsageReport used = facts.usage().getOrDefault(record.id(), UsageReport.NONE);
     // tmux keeps a dead pane: how its process ended, and its last screen, stay readable.
     boolean dead = live != null && live.pane() != null && live.pane().dead();
     Integer exitStatus = dead && live.pane().exitStatus() >= 0 ? live.pane().exitStatus() : null;
@@ -186,7 +188,9 @@ final class SessionViews implements AutoCloseable {
         exitStatus,
         record.source() == null ? null : store.find(record.id()).isPresent(),
         record.source(),
-        alive ? detached(facts.detached().getOrDefault(record.id(), List.of())) : List.of());
+        alive ? detached(facts.detached().getOrDefault(record.id(), List.of())) : List.of(),
+        used.usage(),
+        used.limits());
   }
 
   /** What tmux knows of how a dead pane's process ended. */

@@ -2,6 +2,7 @@ package dev.clique.engine.session;
 
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.tmux.Tmux;
+import dev.clique.engine.transcript.UsageReport;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,15 +18,17 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The memory and git status of the sessions: slow to gather (a walk of {@code /proc}, a {@code git}
- * process a folder), so gathered only when an answer needs them, and kept a few seconds or until a
- * session's processes change. An answer waits a moment for new facts, and takes the last ones if
- * they are slower; nothing is gathered while nobody asks.
+ * The memory, git status and usage of the sessions: slow to gather (a walk of {@code /proc}, a
+ * {@code git} process a folder, a read of what each transcript grew by), so gathered only when an
+ * answer needs them, and kept a few seconds or until a session's processes change. An answer waits
+ * a moment for new facts, and takes the last ones if they are slower; nothing is gathered while
+ * nobody asks.
  */
 final class SlowFacts implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SlowFacts.class);
@@ -44,6 +47,7 @@ final class SlowFacts implements AutoCloseable {
    * @param rss resident bytes of each session's processes (its tree and those that left it), by id
    * @param detached by session id, the processes that carry its marker outside its pane's tree
    * @param git by working directory
+   * @param usage what each session's CLI recorded of its use, by session id (none: left out)
    * @param panes the pane pids, by session id, they were gathered for
    * @param at when, in the clock's milliseconds
    */
@@ -51,14 +55,17 @@ final class SlowFacts implements AutoCloseable {
       Map<String, Long> rss,
       Map<String, List<Long>> detached,
       Map<String, GitStatus> git,
+      Map<String, UsageReport> usage,
       Map<String, Long> panes,
       long at) {
-    static final Facts NONE = new Facts(Map.of(), Map.of(), Map.of(), Map.of(), Long.MIN_VALUE);
+    static final Facts NONE =
+        new Facts(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Long.MIN_VALUE);
   }
 
   private final Tmux tmux;
   private final Supplier<List<SessionRecord>> records;
   private final CliCatalogue catalogue;
+  private final Function<SessionRecord, UsageReport> usage;
   private final Clock clock;
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
@@ -70,10 +77,16 @@ final class SlowFacts implements AutoCloseable {
   private volatile Facts facts = Facts.NONE;
   private CompletableFuture<Facts> gathering; // guarded by this
 
-  SlowFacts(Tmux tmux, Supplier<List<SessionRecord>> records, CliCatalogue catalogue, Clock clock) {
+  SlowFacts(
+      Tmux tmux,
+      Supplier<List<SessionRecord>> records,
+      CliCatalogue catalogue,
+      Function<SessionRecord, UsageReport> usage,
+      Clock clock) {
     this.tmux = tmux;
     this.records = records;
     this.catalogue = catalogue;
+    this.usage = usage;
     this.clock = clock;
   }
 
@@ -144,13 +157,19 @@ final class SlowFacts implements AutoCloseable {
         (id, pids) ->
             tmux.residentBytes(pids).values().forEach(bytes -> rss.merge(id, bytes, Long::sum)));
     Map<String, GitStatus> git = new HashMap<>();
+    Map<String, UsageReport> used = new HashMap<>();
     for (SessionRecord record : records.get()) {
       if (!git.containsKey(record.cwd())) {
         git.put(record.cwd(), GitStatus.of(Path.of(record.cwd()), GIT_TIMEOUT));
       }
+      UsageReport report = usage.apply(record);
+      if (!report.equals(UsageReport.NONE)) {
+        used.put(record.id(), report);
+      }
     }
     catalogue.refreshInstalled();
-    return new Facts(Map.copyOf(rss), Map.copyOf(detached), Map.copyOf(git), panes, at);
+    return new Facts(
+        Map.copyOf(rss), Map.copyOf(detached), Map.copyOf(git), Map.copyOf(used), panes, at);
   }
 
   /**

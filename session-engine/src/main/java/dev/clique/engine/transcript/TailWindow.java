@@ -395,7 +395,7 @@ final class TailWindow {
   }
 
   /** The bytes {@code [start, end)} of a file, read as they are asked for, in small pieces. */
-  private static final class RegionStream extends InputStream {
+  static final class RegionStream extends InputStream {
     private final FileChannel channel;
     private final long end;
     private final AtomicLong bytesRead;

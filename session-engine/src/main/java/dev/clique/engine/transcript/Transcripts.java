@@ -42,7 +42,10 @@ public final class Transcripts {
     static final Logger LOG = LoggerFactory.getLogger(Transcripts.class);
   }
 
-  private record Source(TranscriptLocator locator, TranscriptReader reader) {}
+  private record Source(TranscriptLocator locator, TranscriptReader reader, UsageReader usage) {}
+
+  /** A session's transcript file and how to read it. */
+  private record Located(Source source, Path file) {}
 
   /** Sessions under this many different roots keep their locators' caches at once. */
   static final int MAX_ROOTS = 16;
@@ -54,6 +57,10 @@ public final class Transcripts {
   private final TranscriptReader claudeReader = new ClaudeTranscriptReader();
   private final TranscriptReader codexReader = new CodexTranscriptReader();
   private final TranscriptReader geminiReader = new GeminiTranscriptReader();
+  private final UsageCache usages = new UsageCache(tails.bytesRead());
+  private final UsageReader claudeUsage = new ClaudeUsageReader();
+  private final UsageReader codexUsage = new CodexUsageReader();
+  private final UsageReader geminiUsage = new GeminiUsageReader();
 
   private final Map<TranscriptRoots, Map<String, Source>> sourcesByRoots =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -85,11 +92,15 @@ public final class Transcripts {
   private Map<String, Source> newSources(TranscriptRoots roots) {
     return Map.of(
         "claude",
-        new Source(new ClaudeTranscriptLocator(roots.claudeConfigDir()), claudeReader),
+        new Source(new ClaudeTranscriptLocator(roots.claudeConfigDir()), claudeReader, claudeUsage),
         "codex",
-        new Source(new CodexTranscriptLocator(roots.codexHome(), clock, heads), codexReader),
+        new Source(
+            new CodexTranscriptLocator(roots.codexHome(), clock, heads), codexReader, codexUsage),
         "gemini",
-        new Source(new GeminiTranscriptLocator(roots.geminiHome(), clock, heads), geminiReader));
+        new Source(
+            new GeminiTranscriptLocator(roots.geminiHome(), clock, heads),
+            geminiReader,
+            geminiUsage));
   }
 
   /**
@@ -114,21 +125,11 @@ public final class Transcripts {
    */
   public List<Turn> turns(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
-    if (!KINDS.contains(request.kind())) {
-      return List.of();
-    }
-    TranscriptRoots where =
-        request.environment() == null ? roots : roots.forSession(request.environment());
     try {
-      Source source = sources(where).get(request.kind());
-      Optional<Path> file = source.locator().locate(request);
-      if (file.isEmpty() && !where.equals(roots)) {
-        // A CLI started by a wrapper that sets its variables without exec: the session's own
-        // process does not show them, the engine's roots may still hold the file.
-        source = sources(roots).get(request.kind());
-        file = source.locator().locate(request);
-      }
-      return file.isEmpty() ? List.of() : tails.turns(source.reader(), file.get());
+      Optional<Located> located = locate(request, roots);
+      return located.isEmpty()
+          ? List.of()
+          : tails.turns(located.get().source().reader(), located.get().file());
     } catch (IOException | RuntimeException e) {
       // Whatever a file in the CLI's folders holds or does, the answer is what could be read.
       Log.LOG.debug("transcript of session {} not readable", request.sessionId(), e);
@@ -136,12 +137,62 @@ public final class Transcripts {
     }
   }
 
+  /**
+   * What the session's CLI recorded of its use: tokens summed over the conversation, the context
+   * its last request filled, and the usage limits it was told of. {@link UsageReport#NONE} when its
+   * kind has no reader, when the CLI has not written its transcript yet, or when the file cannot be
+   * read. The first call reads the file once (at most its last 64 MiB, and then says its sums are
+   * partial); later ones read only what was appended since.
+   */
+  public UsageReport usage(TranscriptRequest request) {
+    return usage(request, roots);
+  }
+
+  /** As {@link #usage(TranscriptRequest)}, for a CLI that keeps its files under {@code roots}. */
+  public UsageReport usage(TranscriptRequest request, TranscriptRoots roots) {
+    Objects.requireNonNull(request, "request");
+    try {
+      Optional<Located> located = locate(request, roots);
+      return located.isEmpty()
+          ? UsageReport.NONE
+          : usages.report(located.get().source().usage(), located.get().file());
+    } catch (IOException | RuntimeException e) {
+      Log.LOG.debug("usage of session {} not readable", request.sessionId(), e);
+      return UsageReport.NONE;
+    }
+  }
+
+  /** The session's transcript file, where its environment says, else under {@code roots}. */
+  private Optional<Located> locate(TranscriptRequest request, TranscriptRoots roots)
+      throws IOException {
+    if (!KINDS.contains(request.kind())) {
+      return Optional.empty();
+    }
+    TranscriptRoots where =
+        request.environment() == null ? roots : roots.forSession(request.environment());
+    Source source = sources(where).get(request.kind());
+    Optional<Path> file = source.locator().locate(request);
+    if (file.isEmpty() && !where.equals(roots)) {
+      // A CLI started by a wrapper that sets its variables without exec: the session's own
+      // process does not show them, the engine's roots may still hold the file.
+      source = sources(roots).get(request.kind());
+      file = source.locator().locate(request);
+    }
+    Source found = source;
+    return file.map(path -> new Located(found, path));
+  }
+
   /** The turns of one known file, read by the reader of {@code kind}; for tests. */
   List<Turn> turnsOf(String kind, Path file) throws IOException {
     return tails.turns(sources(roots).get(kind).reader(), file);
   }
 
-  /** Every transcript byte read so far (tails and heads); for tests and the benchmark. */
+  /** The usage of one known file, read by the usage reader of {@code kind}; for tests. */
+  UsageReport usageOf(String kind, Path file) throws IOException {
+    return usages.report(sources(roots).get(kind).usage(), file);
+  }
+
+  /** Every transcript byte read so far (tails, heads and usage); for tests and the benchmark. */
   long bytesRead() {
     return tails.bytesRead().get();
   }

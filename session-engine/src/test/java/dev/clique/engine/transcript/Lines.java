@@ -30,6 +30,24 @@ final class Lines {
     return line.toString();
   }
 
+  /** An answer's record with its usage: {@code input} fresh tokens and {@code output} generated. */
+  static String claudeAnswer(String messageId, long input, long output) {
+    ObjectNode line = JSON.createObjectNode().put("type", "assistant").put("isSidechain", false);
+    ObjectNode message =
+        line.putObject("message")
+            .put("id", messageId)
+            .put("role", "assistant")
+            .put("model", "claude-opus-5-5");
+    message.putArray("content").addObject().put("type", "text").put("text", "answer " + messageId);
+    message
+        .putObject("usage")
+        .put("input_tokens", input)
+        .put("cache_creation_input_tokens", 0)
+        .put("cache_read_input_tokens", 0)
+        .put("output_tokens", output);
+    return line.toString();
+  }
+
   static String claudeToolResult(String output) {
     ObjectNode line = JSON.createObjectNode().put("type", "user");
     ArrayNode content = line.putObject("message").put("role", "user").putArray("content");

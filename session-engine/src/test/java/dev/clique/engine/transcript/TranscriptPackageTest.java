@@ -24,7 +24,14 @@ class TranscriptPackageTest {
                 .filter(c -> c.getModifiers().contains(JavaModifier.PUBLIC))
                 .filter(c -> c.getEnclosingClass().isEmpty())
                 .map(JavaClass::getSimpleName))
-        .containsExactlyInAnyOrder("Transcripts", "TranscriptRoots", "TranscriptRequest", "Turn");
+        .containsExactlyInAnyOrder(
+            "Transcripts",
+            "TranscriptRoots",
+            "TranscriptRequest",
+            "Turn",
+            "UsageReport",
+            "Usage",
+            "Limits");
   }
 
   @Test

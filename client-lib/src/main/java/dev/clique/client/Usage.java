@@ -1,0 +1,237 @@
+package dev.clique.client;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * What a session has used, as its CLI recorded it: {@link Session#usage()}, the row's {@code
+ * usage}.
+ *
+ * <p>The token counts do not overlap: {@link #inputTokens()} is the input neither read from nor
+ * written to the prompt cache, {@link #cacheReadTokens()} and {@link #cacheWriteTokens()} the input
+ * that was, {@link #outputTokens()} everything generated, reasoning included. A count the CLI does
+ * not record is empty, never 0.
+ *
+ * <pre>{@code
+ * session.usage().ifPresent(u -> System.out.printf("%s: %d of %d tokens of context%n",
+ *     u.model().orElse("?"), u.contextTokens().orElse(0), u.contextWindow().orElse(0)));
+ * }</pre>
+ *
+ * <p>Made by the client as it reads a session; there is no public constructor, so a later version
+ * can add what a later engine sends. Two usages are equal when all their values are.
+ */
+public final class Usage {
+  private final Optional<String> model;
+  private final OptionalLong inputTokens;
+  private final OptionalLong outputTokens;
+  private final OptionalLong cacheReadTokens;
+  private final OptionalLong cacheWriteTokens;
+  private final OptionalLong reasoningTokens;
+  private final OptionalLong turns;
+  private final OptionalLong contextTokens;
+  private final OptionalLong contextWindow;
+  private final String source;
+  private final boolean partial;
+
+  Usage(
+      Optional<String> model,
+      OptionalLong inputTokens,
+      OptionalLong outputTokens,
+      OptionalLong cacheReadTokens,
+      OptionalLong cacheWriteTokens,
+      OptionalLong reasoningTokens,
+      OptionalLong turns,
+      OptionalLong contextTokens,
+      OptionalLong contextWindow,
+      String source,
+      boolean partial) {
+    this.model = Objects.requireNonNull(model, "model");
+    this.inputTokens = Objects.requireNonNull(inputTokens, "inputTokens");
+    this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
+    this.cacheReadTokens = Objects.requireNonNull(cacheReadTokens, "cacheReadTokens");
+    this.cacheWriteTokens = Objects.requireNonNull(cacheWriteTokens, "cacheWriteTokens");
+    this.reasoningTokens = Objects.requireNonNull(reasoningTokens, "reasoningTokens");
+    this.turns = Objects.requireNonNull(turns, "turns");
+    this.contextTokens = Objects.requireNonNull(contextTokens, "contextTokens");
+    this.contextWindow = Objects.requireNonNull(contextWindow, "contextWindow");
+    this.source = Objects.requireNonNull(source, "source");
+    this.partial = partial;
+  }
+
+  /**
+   * The model of the last answer.
+   *
+   * @return e.g. {@code claude-opus-5-5}, when the CLI names it
+   */
+  public Optional<String> model() {
+    return model;
+  }
+
+  /**
+   * Input tokens that were not cached, summed over the conversation.
+   *
+   * @return the count, when the CLI records it
+   */
+  public OptionalLong inputTokens() {
+    return inputTokens;
+  }
+
+  /**
+   * Generated tokens, reasoning included, summed over the conversation.
+   *
+   * @return the count, when the CLI records it
+   */
+  public OptionalLong outputTokens() {
+    return outputTokens;
+  }
+
+  /**
+   * Input tokens read from the prompt cache, summed over the conversation.
+   *
+   * @return the count, when the CLI records it
+   */
+  public OptionalLong cacheReadTokens() {
+    return cacheReadTokens;
+  }
+
+  /**
+   * Input tokens written to the prompt cache, summed over the conversation.
+   *
+   * @return the count, when the CLI records it
+   */
+  public OptionalLong cacheWriteTokens() {
+    return cacheWriteTokens;
+  }
+
+  /**
+   * The part of {@link #outputTokens()} spent thinking.
+   *
+   * @return the count, when the CLI records it
+   */
+  public OptionalLong reasoningTokens() {
+    return reasoningTokens;
+  }
+
+  /**
+   * How many model answers the sums cover.
+   *
+   * @return the count, when the engine sends it
+   */
+  public OptionalLong turns() {
+    return turns;
+  }
+
+  /**
+   * What the last request sent: its whole input, cached or not; the context it filled.
+   *
+   * @return the count, when the CLI records it
+   */
+  public OptionalLong contextTokens() {
+    return contextTokens;
+  }
+
+  /**
+   * The model's context window.
+   *
+   * @return its size in tokens, when the CLI records it (Codex does; Claude Code and Gemini CLI do
+   *     not)
+   */
+  public OptionalLong contextWindow() {
+    return contextWindow;
+  }
+
+  /**
+   * How full the context is.
+   *
+   * @return {@link #contextTokens()} as a percentage of {@link #contextWindow()}, when both are
+   *     known
+   */
+  public Optional<Double> contextPercent() {
+    if (contextTokens.isEmpty() || contextWindow.isEmpty() || contextWindow.getAsLong() <= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(100.0 * contextTokens.getAsLong() / contextWindow.getAsLong());
+  }
+
+  /**
+   * The kind of file the engine read.
+   *
+   * @return e.g. {@code "claude transcript"}, {@code "codex rollout"}, {@code "gemini chat"};
+   *     {@code ""} when not said
+   */
+  public String source() {
+    return source;
+  }
+
+  /**
+   * Whether the sums cover only the end of the CLI's file, which was too large to read whole.
+   *
+   * @return {@code true} when they do
+   */
+  public boolean partial() {
+    return partial;
+  }
+
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof Usage that
+        && model.equals(that.model)
+        && inputTokens.equals(that.inputTokens)
+        && outputTokens.equals(that.outputTokens)
+        && cacheReadTokens.equals(that.cacheReadTokens)
+        && cacheWriteTokens.equals(that.cacheWriteTokens)
+        && reasoningTokens.equals(that.reasoningTokens)
+        && turns.equals(that.turns)
+        && contextTokens.equals(that.contextTokens)
+        && contextWindow.equals(that.contextWindow)
+        && source.equals(that.source)
+        && partial == that.partial;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(
+        model,
+        inputTokens,
+        outputTokens,
+        cacheReadTokens,
+        cacheWriteTokens,
+        reasoningTokens,
+        turns,
+        contextTokens,
+        contextWindow,
+        source,
+        partial);
+  }
+
+  @Override
+  public String toString() {
+    return "Usage[model="
+        + model.orElse("?")
+        + ", input="
+        + text(inputTokens)
+        + ", output="
+        + text(outputTokens)
+        + ", cacheRead="
+        + text(cacheReadTokens)
+        + ", cacheWrite="
+        + text(cacheWriteTokens)
+        + ", reasoning="
+        + text(reasoningTokens)
+        + ", turns="
+        + text(turns)
+        + ", context="
+        + text(contextTokens)
+        + "/"
+        + text(contextWindow)
+        + ", source="
+        + source
+        + (partial ? ", partial" : "")
+        + "]";
+  }
+
+  private static String text(OptionalLong count) {
+    return count.isPresent() ? Long.toString(count.getAsLong()) : "-";
+  }
+}

@@ -1,0 +1,80 @@
+package dev.clique.engine.session;
+
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.discovery.Found;
+import dev.clique.engine.discovery.TranscriptMapping;
+import dev.clique.engine.transcript.TranscriptRequest;
+import dev.clique.engine.transcript.TranscriptRoots;
+import dev.clique.engine.transcript.Transcripts;
+import dev.clique.engine.transcript.UsageReport;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What each session has used, as its CLI recorded it ({@link Transcripts#usage}): its transcript is
+ * found as for its conversation, where the session's own environment says or, for a session clique
+ * did not start, from its process. Gathered with the other slow facts, off the answer's path.
+ */
+public final class SessionUsage {
+  private static final Logger log = LoggerFactory.getLogger(SessionUsage.class);
+
+  /** Reads nothing: no session's usage is known. */
+  public static final SessionUsage NONE = new SessionUsage();
+
+  private final Transcripts transcripts;
+  private final Path userHome;
+  private final TranscriptMapping mapping;
+
+  /**
+   * Reads with {@code transcripts}, the engine's one reader, whose caches then serve the
+   * conversation and the usage alike.
+   *
+   * @param userHome the home to assume for a discovered CLI whose environment names none
+   */
+  public SessionUsage(Transcripts transcripts, Path userHome) {
+    this.transcripts = Objects.requireNonNull(transcripts, "transcripts");
+    this.userHome = Objects.requireNonNull(userHome, "userHome");
+    this.mapping = new TranscriptMapping();
+  }
+
+  private SessionUsage() {
+    this.transcripts = null;
+    this.userHome = null;
+    this.mapping = null;
+  }
+
+  /** What the CLI of {@code record} recorded of its use; {@link UsageReport#NONE} when nothing. */
+  UsageReport of(SessionService sessions, SessionRecord record) {
+    if (transcripts == null) {
+      return UsageReport.NONE;
+    }
+    String kind = sessions.catalogue().find(record.cli()).map(CliDefinition::transcript).orElse("");
+    if (!Transcripts.kinds().contains(kind)) {
+      return UsageReport.NONE;
+    }
+    try {
+      Optional<Found> found = sessions.found(record.id());
+      if (found.isPresent()) {
+        // A session clique did not start: its transcript is found from its process.
+        TranscriptMapping.Mapped mapped = mapping.map(found.get(), kind, userHome);
+        return transcripts.usage(mapped.request(), mapped.roots());
+      }
+      return transcripts.usage(
+          new TranscriptRequest(
+              kind,
+              record.id(),
+              record.cliSessionId(),
+              Path.of(record.cwd()),
+              Instant.ofEpochMilli((long) (record.created() * 1000)),
+              sessions.paneEnvironment(record.id(), TranscriptRoots.VARIABLES)));
+    } catch (RuntimeException e) {
+      // One session whose process or files cannot be read costs its usage, not the others' facts.
+      log.debug("usage of session {} not readable", record.id(), e);
+      return UsageReport.NONE;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package dev.clique.engine.transcript;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** A running sum of one count that stays unknown ({@code null}) until a record carries it. */
+final class TokenCount {
+  private long sum;
+  private boolean recorded;
+
+  /** Adds {@code value} when it is a number; anything else leaves the sum as it is. */
+  void add(JsonNode value) {
+    if (value != null && value.isNumber()) {
+      add(value.asLong());
+    }
+  }
+
+  void add(long value) {
+    sum += Math.max(0, value);
+    recorded = true;
+  }
+
+  /** The sum, or {@code null} when no record carried the count. */
+  Long value() {
+    return recorded ? sum : null;
+  }
+
+  /** The number {@code node} holds, or {@code null} when it holds none. */
+  static Long of(JsonNode node) {
+    return node != null && node.isNumber() ? node.asLong() : null;
+  }
+}

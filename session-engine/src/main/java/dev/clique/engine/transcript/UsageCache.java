@@ -1,0 +1,72 @@
+package dev.clique.engine.transcript;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The running usage of the transcript files read lately, keyed by file. Holds at most {@link
+ * #MAX_FILES} files; the least recently asked is dropped first (and tallied afresh if asked again).
+ */
+final class UsageCache {
+
+  static final int MAX_FILES = 64;
+
+  private final AtomicLong bytesRead;
+
+  private final Map<Path, UsageFile> files =
+      new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, UsageFile> eldest) {
+          return size() > MAX_FILES;
+        }
+      };
+
+  UsageCache(AtomicLong bytesRead) {
+    this.bytesRead = bytesRead;
+  }
+
+  /**
+   * The usage {@code file} records, read by {@code reader}; nothing when it is not there or not a
+   * regular file (a link in a transcript's place is not followed, a FIFO never opened: as for
+   * turns).
+   */
+  UsageReport report(UsageReader reader, Path file) throws IOException {
+    BasicFileAttributes attributes;
+    try {
+      attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    } catch (NoSuchFileException e) {
+      forget(file);
+      return UsageReport.NONE;
+    }
+    if (!attributes.isRegularFile()) {
+      forget(file);
+      return UsageReport.NONE;
+    }
+    UsageFile usage = usageFile(reader, file);
+    return file.getFileName().toString().endsWith(".json")
+        ? usage.documentReport(file, attributes)
+        : usage.report(file, attributes);
+  }
+
+  private synchronized UsageFile usageFile(UsageReader reader, Path file) {
+    UsageFile usage = files.get(file);
+    if (usage == null || usage.reader() != reader) {
+      usage = new UsageFile(reader, bytesRead);
+      files.put(file, usage);
+    }
+    return usage;
+  }
+
+  private synchronized void forget(Path file) {
+    files.remove(file);
+  }
+}

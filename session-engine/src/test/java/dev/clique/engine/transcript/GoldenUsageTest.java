@@ -1,0 +1,111 @@
+package dev.clique.engine.transcript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Golden files: every transcript under {@code transcripts/<cli>/} gives exactly the usage and
+ * limits of its {@code <case>.usage.expected.json}; {@code {}} where the file records none (the
+ * spec examples, and the nasty cases written before usage was read).
+ */
+class GoldenUsageTest {
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL);
+
+  @TempDir static Path emptyHome;
+
+  static Stream<Path> claudeCases() throws Exception {
+    return cases("claude");
+  }
+
+  static Stream<Path> codexCases() throws Exception {
+    return cases("codex");
+  }
+
+  static Stream<Path> geminiCases() throws Exception {
+    return cases("gemini");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("claudeCases")
+  void claudeTranscriptGivesTheExpectedUsage(Path transcript) throws IOException {
+    assertGolden("claude", transcript);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("codexCases")
+  void codexRolloutGivesTheExpectedUsageAndLimits(Path transcript) throws IOException {
+    assertGolden("codex", transcript);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("geminiCases")
+  void geminiChatGivesTheExpectedUsage(Path transcript) throws IOException {
+    assertGolden("gemini", transcript);
+  }
+
+  @Test
+  void theRecordingsOfTheRealClisHaveUsage() throws Exception {
+    for (String cli : Transcripts.kinds()) {
+      assertThat(
+              cases(cli)
+                  .filter(path -> path.getFileName().toString().contains("-recorded-"))
+                  .map(GoldenUsageTest::expected))
+          .as(cli)
+          .isNotEmpty()
+          .allSatisfy(expected -> assertThat(expected).contains("\"usage\""));
+    }
+  }
+
+  private static void assertGolden(String cli, Path transcript) throws IOException {
+    Transcripts transcripts = new Transcripts(TestRoots.under(emptyHome));
+
+    UsageReport report = transcripts.usageOf(cli, transcript);
+
+    assertThat(JSON.readTree(JSON.writeValueAsString(report)))
+        .isEqualTo(JSON.readTree(expected(transcript)));
+    assertThat(transcripts.bytesRead())
+        .as("each byte read once, and the few before where the next read resumes")
+        .isLessThanOrEqualTo(Files.size(transcript) + UsageFile.ANCHOR_BYTES);
+  }
+
+  private static String expected(Path transcript) {
+    String name = transcript.getFileName().toString();
+    Path file =
+        transcript.resolveSibling(
+            name.substring(0, name.lastIndexOf('.')) + ".usage.expected.json");
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new AssertionError("no " + file.getFileName() + " beside " + name, e);
+    }
+  }
+
+  private static Stream<Path> cases(String cli) throws IOException, URISyntaxException {
+    Path dir = Path.of(GoldenUsageTest.class.getResource("/transcripts/" + cli).toURI());
+    try (Stream<Path> files = Files.list(dir)) {
+      return files
+          .filter(
+              path -> {
+                String name = path.getFileName().toString();
+                return name.endsWith(".jsonl")
+                    || (name.endsWith(".json") && !name.endsWith(".expected.json"));
+              })
+          .sorted()
+          .toList()
+          .stream();
+    }
+  }
+}
