@@ -8,10 +8,14 @@ import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardWatchEventKinds;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,7 +137,12 @@ public final class Discovery implements AutoCloseable {
     return settings.enabled();
   }
 
-  /** Looks once now, then every {@value #SCAN_MILLIS} ms. */
+  /**
+   * Looks once now, then again when a socket comes or goes in the directory (the kernel says so),
+   * and every {@value #SCAN_MILLIS} ms only while there is a server to ask what it did (two reads
+   * under {@code /proc} each) or an ended session to let go of. With no server of a person's
+   * running, it waits and costs nothing.
+   */
   public void start() {
     if (scanner == null) {
       return;
@@ -143,7 +152,65 @@ public final class Discovery implements AutoCloseable {
         settings.socketDirectory(),
         settings.extraSockets().isEmpty() ? "" : " and " + settings.extraSockets());
     scanNow();
-    scanner.scheduleWithFixedDelay(this::scan, SCAN_MILLIS, SCAN_MILLIS, TimeUnit.MILLISECONDS);
+    scanner.execute(this::watch);
+  }
+
+  private void watch() {
+    WatchService sockets = null;
+    try {
+      while (!Thread.currentThread().isInterrupted()) {
+        if (sockets == null) {
+          sockets = socketWatch(); // the directory may exist only once a first server started
+          if (sockets != null) {
+            scan(); // what came before the watch began
+          }
+        }
+        boolean asking =
+            sockets == null
+                || !quiet.isEmpty()
+                || !settings.extraSockets().isEmpty()
+                || !endedAt.isEmpty();
+        WatchKey key;
+        if (sockets == null) {
+          Thread.sleep(SCAN_MILLIS);
+          key = null;
+        } else {
+          key = asking ? sockets.poll(SCAN_MILLIS, TimeUnit.MILLISECONDS) : sockets.take();
+        }
+        if (key != null) {
+          key.pollEvents();
+          key.reset();
+        }
+        scan();
+      }
+    } catch (InterruptedException | ClosedWatchServiceException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      if (sockets != null) {
+        try {
+          sockets.close();
+        } catch (IOException e) {
+          // it goes with the thread
+        }
+      }
+    }
+  }
+
+  /** A watch on the socket directory's entries; null where there is none to watch yet. */
+  private WatchService socketWatch() {
+    Path dir = settings.socketDirectory();
+    if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+      return null;
+    }
+    try {
+      WatchService watch = dir.getFileSystem().newWatchService();
+      dir.register(
+          watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_DELETE);
+      return watch;
+    } catch (IOException | UnsupportedOperationException e) {
+      log.info("discovery: {} cannot be watched ({}): looked in every second", dir, e.getMessage());
+      return null;
+    }
   }
 
   /** Hands every new list of found sessions to {@code listener}, on the scan thread. */

@@ -51,7 +51,7 @@ import org.slf4j.LoggerFactory;
 final class SessionWatcher implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SessionWatcher.class);
   static final long TICK_MILLIS = 50;
-  static final long CALM_TICK_MILLIS = 200;
+  static final long CALM_TICK_MILLIS = 500;
   static final long LIST_HOT_MILLIS = 200;
   static final long LIST_CALM_MILLIS = 500;
 
