@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.home.AtomicFile;
 import dev.clique.engine.home.CliqueHome;
 import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.SocketChannel;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,8 +70,39 @@ final class EngineClaim implements AutoCloseable {
     lock = channel.tryLock();
     if (lock != null) {
       forget(); // what a holder killed with -9 left: nobody listens there any more
+      heartbeat = Heartbeat.listen(home.dir().resolve(HEARTBEAT));
     }
     return lock != null;
+  }
+
+  /** The holder's Unix socket: a connection to it ends when the holder's process does. */
+  static final String HEARTBEAT = ".engine.alive";
+
+  private volatile Heartbeat heartbeat; // the holder's
+  private volatile SocketChannel watching; // a waiter's connection to the holder
+
+  /**
+   * Waits, without waking, until the process that holds the lock ends: a connection to its
+   * heartbeat socket reads nothing until the kernel closes it with that process. False when there
+   * is no heartbeat to connect to (a holder that has none, or is starting), or the wait was ended.
+   */
+  private boolean waitForTheHolder() {
+    Path socket = home.dir().resolve(HEARTBEAT);
+    try (SocketChannel holder = SocketChannel.open(UnixDomainSocketAddress.of(socket))) {
+      watching = holder;
+      if (closing.getCount() == 0) {
+        return false;
+      }
+      ByteBuffer nothing = ByteBuffer.allocate(1);
+      while (holder.read(nothing.clear()) >= 0) {
+        // the holder never writes: only its end tells
+      }
+      return true;
+    } catch (IOException | RuntimeException e) {
+      return false; // refused (a holder killed with -9 left its socket), or closed by close()
+    } finally {
+      watching = null;
+    }
   }
 
   /**
@@ -86,6 +120,9 @@ final class EngineClaim implements AutoCloseable {
         }
       } catch (ClosedChannelException e) {
         return false;
+      }
+      if (waitForTheHolder()) {
+        continue; // it ended: take the lock now
       }
       try {
         if (closing.await(LOOK_AGAIN_MILLIS, TimeUnit.MILLISECONDS)) {
@@ -136,6 +173,19 @@ final class EngineClaim implements AutoCloseable {
   @Override
   public void close() {
     closing.countDown();
+    SocketChannel waiting = watching;
+    if (waiting != null) {
+      try {
+        waiting.close(); // ends a wait for the holder
+      } catch (IOException e) {
+        // ending anyway
+      }
+    }
+    Heartbeat beating = heartbeat;
+    if (beating != null) {
+      heartbeat = null;
+      beating.close();
+    }
     if (advertised) {
       advertised = false;
       forget();
