@@ -39,7 +39,7 @@ class GenericQuestionsIT {
 
   @BeforeAll
   static void start() throws Exception {
-    engine = ThrowawayEngine.prepare().start();
+    engine = ThrowawayEngine.prepare().withUserHome("").start();
     admin = engine.mintToken("questions-admin", false);
     reader = engine.mintToken("questions-reader", true);
   }

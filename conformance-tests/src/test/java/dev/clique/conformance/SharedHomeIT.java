@@ -22,9 +22,16 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class SharedHomeIT {
   private static final int CREATES = 72;
 
+  /**
+   * A shell that starts as slowly as one that runs a version manager's init: a few dozen processes
+   * and a wait, before its prompt. A create must not wait for it.
+   */
+  private static final String HEAVY_BASHRC =
+      "for i in $(seq 1 30); do /bin/true; done; sleep 0.5\nPS1='$ '\n";
+
   @Test
   void noAcknowledgedSessionIsLostBetweenTwoEnginesOnOneHome() throws Exception {
-    try (ThrowawayEngine first = ThrowawayEngine.prepare().start();
+    try (ThrowawayEngine first = ThrowawayEngine.prepare().withUserHome(HEAVY_BASHRC).start();
         ThrowawayEngine second = first.sibling().start()) {
       String admin = first.mintToken("shared-admin", false);
       ExecutorService pool = Executors.newFixedThreadPool(8);

@@ -135,6 +135,21 @@ final class ThrowawayEngine implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Gives the panes a home of the suite's own ({@code HOME}) whose {@code .bashrc} is {@code
+   * bashrc}: a shell's start-up as heavy as a person's, without running the person's own, whose
+   * tools keep state of their own (a version manager's rehash lock, left behind by a shell the
+   * suite's end killed mid-start, makes every later shell of the machine wait a minute).
+   */
+  ThrowawayEngine withUserHome(String bashrc) throws IOException {
+    userHome = Files.createTempDirectory("clique-it-user-");
+    Files.writeString(userHome.resolve(".bashrc"), bashrc);
+    extraEnv.put("HOME", userHome.toString());
+    return this;
+  }
+
+  private Path userHome;
+
   /** Adds flags to {@code clique serve} ({@code --no-discover}). */
   ThrowawayEngine withServeFlags(String... flags) {
     serveFlags.addAll(List.of(flags));
@@ -274,6 +289,9 @@ final class ThrowawayEngine implements AutoCloseable {
     }
     deleteTree(home);
     deleteTree(workdir);
+    if (userHome != null) {
+      deleteTree(userHome);
+    }
   }
 
   private static int freePort() throws IOException {

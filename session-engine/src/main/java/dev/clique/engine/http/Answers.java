@@ -12,15 +12,12 @@ import dev.clique.engine.session.SessionRecord;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionView;
 import dev.clique.engine.session.WaitOutcome;
-import dev.clique.engine.transcript.TranscriptRequest;
-import dev.clique.engine.transcript.TranscriptRoots;
 import dev.clique.engine.transcript.Transcripts;
 import dev.clique.engine.transcript.Turn;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -109,15 +106,7 @@ final class Answers {
       mapped = mapping.map(found.get(), kind, userHome);
       turns = transcripts.turns(mapped.request(), mapped.roots());
     } else {
-      turns =
-          transcripts.turns(
-              new TranscriptRequest(
-                  kind,
-                  record.id(),
-                  record.cliSessionId(),
-                  Path.of(record.cwd()),
-                  Instant.ofEpochMilli((long) (record.created() * 1000)),
-                  sessions.paneEnvironment(record.id(), TranscriptRoots.VARIABLES)));
+      turns = transcripts.turns(sessions.transcriptRequest(record, kind));
     }
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("cli", record.cli());

@@ -16,9 +16,13 @@ import dev.clique.engine.state.StateSource;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.token.TokenStore;
+import dev.clique.engine.transcript.TranscriptRequest;
+import dev.clique.engine.transcript.TranscriptRoots;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -347,6 +351,20 @@ public final class SessionService implements AutoCloseable {
    */
   public Map<String, String> paneEnvironment(String id, Set<String> names) {
     return panes.environment(id, names);
+  }
+
+  /**
+   * Where to look for the {@code kind} transcript of a session the engine started: its ids, folder
+   * and start, and the variables of its pane's start environment that move a CLI's files.
+   */
+  public TranscriptRequest transcriptRequest(SessionRecord record, String kind) {
+    return new TranscriptRequest(
+        kind,
+        record.id(),
+        record.cliSessionId(),
+        Path.of(record.cwd()),
+        Instant.ofEpochMilli((long) (record.created() * 1000)),
+        paneEnvironment(record.id(), TranscriptRoots.VARIABLES));
   }
 
   /** Kills the session and forgets it, with its session-bound tokens; its waits answer gone. */

@@ -3,12 +3,9 @@ package dev.clique.engine.session;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.discovery.Found;
 import dev.clique.engine.discovery.TranscriptMapping;
-import dev.clique.engine.transcript.TranscriptRequest;
-import dev.clique.engine.transcript.TranscriptRoots;
 import dev.clique.engine.transcript.Transcripts;
 import dev.clique.engine.transcript.UsageReport;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -63,14 +60,7 @@ public final class SessionUsage {
         TranscriptMapping.Mapped mapped = mapping.map(found.get(), kind, userHome);
         return transcripts.usage(mapped.request(), mapped.roots());
       }
-      return transcripts.usage(
-          new TranscriptRequest(
-              kind,
-              record.id(),
-              record.cliSessionId(),
-              Path.of(record.cwd()),
-              Instant.ofEpochMilli((long) (record.created() * 1000)),
-              sessions.paneEnvironment(record.id(), TranscriptRoots.VARIABLES)));
+      return transcripts.usage(sessions.transcriptRequest(record, kind));
     } catch (RuntimeException e) {
       // One session whose process or files cannot be read costs its usage, not the others' facts.
       log.debug("usage of session {} not readable", record.id(), e);
