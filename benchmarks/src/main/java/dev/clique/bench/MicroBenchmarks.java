@@ -44,6 +44,7 @@ public class MicroBenchmarks {
               "session " + i,
               "claude",
               "Claude Code",
+              "2.1.328",
               "/home/dev/src/project-" + i,
               "project-" + i,
               null,

@@ -1,6 +1,9 @@
 package dev.clique.cli;
 
 import dev.clique.engine.EngineSettings;
+import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.discovery.CliVersions;
 import dev.clique.engine.home.CliqueHome;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -11,11 +14,17 @@ import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code clique doctor}: where clique keeps its files and sessions, and whether tmux is there. */
+/**
+ * {@code clique doctor}: where clique keeps its files and sessions, whether tmux is there, and
+ * which CLIs are installed, at which version, next to the versions the catalogue's patterns were
+ * proven on.
+ */
 @Command(
     name = "doctor",
     mixinStandardHelpOptions = true,
-    description = "Show where clique keeps its files and sessions, and whether tmux is installed.")
+    description =
+        "Show where clique keeps its files and sessions, whether tmux is installed, and each CLI's"
+            + " installed version next to the versions clique was proven on.")
 final class DoctorCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -32,8 +41,35 @@ final class DoctorCommand implements Callable<Integer> {
     String tmux = tmuxVersion();
     out.println(
         "tmux:   " + (tmux == null ? "not installed: install it (apt-get install tmux)" : tmux));
+    printClis(out, CliCatalogue.load(home.clisFile(), settings.path(), settings.userHome()));
     out.flush();
     return tmux == null ? ExitCodes.NOT_CONFIGURED : ExitCodes.OK;
+  }
+
+  /**
+   * One line a CLI: its id, the version installed (or that it is not), and the versions the
+   * catalogue's patterns were proven on; a version outside them is marked, since a screen it
+   * changed may be misread.
+   */
+  private static void printClis(PrintWriter out, CliCatalogue catalogue) {
+    CliVersions versions = CliVersions.system(catalogue);
+    out.println("versions: each CLI's installed, and those its patterns were proven on");
+    for (CliDefinition cli : catalogue.all()) {
+      String installed;
+      if (catalogue.resolve(cli).isEmpty()) {
+        installed = "not installed";
+      } else {
+        installed = versions.installed(cli).orElse("installed, version unknown");
+      }
+      String proven = cli.proven().isEmpty() ? "none" : String.join(", ", cli.proven());
+      boolean unproven =
+          !cli.proven().isEmpty()
+              && catalogue.resolve(cli).isPresent()
+              && !cli.proven().contains(installed);
+      out.printf(
+          "  %-10s %-26s proven on %s%s%n",
+          cli.id(), installed, proven, unproven ? "  (not the version proven)" : "");
+    }
   }
 
   private static String describe(CliqueHome home) {

@@ -52,6 +52,31 @@ class CliqueCommandTest {
   }
 
   @Test
+  void doctorListsEachInstalledCliWithItsVersionAndTheVersionsItWasProvenOn() throws Exception {
+    // Claude Code as npm lays it out: bin/claude a link into its package, whose package.json
+    // says the version; Codex printing its version when asked; no Gemini CLI.
+    Path pkg = home.resolve("lib/node_modules/@anthropic-ai/claude-code");
+    Files.createDirectories(pkg);
+    Files.writeString(pkg.resolve("package.json"), "{\"name\": \"x\", \"version\": \"9.8.7\"}");
+    Path script = Files.writeString(pkg.resolve("cli.js"), "#!/bin/sh\nexit 3\n");
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path bin = Files.createDirectories(home.resolve("bin"));
+    Files.createSymbolicLink(bin.resolve("claude"), script);
+    Path codex = Files.writeString(bin.resolve("codex"), "#!/bin/sh\necho 'codex-cli 0.169.0'\n");
+    Files.setPosixFilePermissions(codex, PosixFilePermissions.fromString("rwxr-xr-x"));
+    env.put("PATH", bin.toString());
+    env.put("HOME", home.toString());
+
+    assertThat(run("doctor")).as(err.toString()).isZero();
+
+    assertThat(out.toString())
+        .containsPattern(
+            "\n  claude +9\\.8\\.7 +proven on 2\\.1\\.328  \\(not the version proven\\)\n")
+        .containsPattern("\n  codex +0\\.169\\.0 +proven on 0\\.169\\.0\n")
+        .containsPattern("\n  gemini +not installed +proven on 0\\.61\\.0\n");
+  }
+
+  @Test
   void tokenCreatePrintsTheTokenAloneOnItsLineAndStoresOnlyItsHash() throws Exception {
     assertThat(run("token", "create", "reader", "--read-only")).isZero();
     String token = out.toString().strip();

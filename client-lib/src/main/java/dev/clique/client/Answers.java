@@ -108,6 +108,7 @@ final class Answers implements AnswerReader {
         f.string("name"),
         f.string("cli"),
         f.string("cli_label"),
+        f.optionalString("cli_version"),
         f.string("cwd"),
         f.string("project"),
         f.optionalString("folder"),

@@ -25,6 +25,7 @@ public final class Session {
   private final String name;
   private final String cli;
   private final String cliLabel;
+  private final Optional<String> cliVersion;
   private final String cwd;
   private final String project;
   private final Optional<String> folder;
@@ -53,6 +54,7 @@ public final class Session {
       String name,
       String cli,
       String cliLabel,
+      Optional<String> cliVersion,
       String cwd,
       String project,
       Optional<String> folder,
@@ -79,6 +81,7 @@ public final class Session {
     this.name = Objects.requireNonNull(name, "name");
     this.cli = Objects.requireNonNull(cli, "cli");
     this.cliLabel = Objects.requireNonNull(cliLabel, "cliLabel");
+    this.cliVersion = Objects.requireNonNull(cliVersion, "cliVersion");
     this.cwd = Objects.requireNonNull(cwd, "cwd");
     this.project = Objects.requireNonNull(project, "project");
     this.folder = Objects.requireNonNull(folder, "folder");
@@ -149,6 +152,17 @@ public final class Session {
    */
   public String cliLabel() {
     return cliLabel;
+  }
+
+  /**
+   * The version of the program that runs in the session's pane, read from its package or its {@code
+   * --version}.
+   *
+   * @return e.g. {@code 2.1.328}; empty while the engine does not know it yet, once the session
+   *     stopped, or from an engine that does not say (CLIque)
+   */
+  public Optional<String> cliVersion() {
+    return cliVersion;
   }
 
   /**
@@ -375,6 +389,8 @@ public final class Session {
         + cli
         + ", cliLabel="
         + cliLabel
+        + ", cliVersion="
+        + cliVersion
         + ", cwd="
         + cwd
         + ", project="

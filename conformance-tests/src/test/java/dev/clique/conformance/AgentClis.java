@@ -1,5 +1,8 @@
 package dev.clique.conformance;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -25,6 +28,16 @@ final class AgentClis {
       }
     }
     return bin;
+  }
+
+  /** The version of the CLI package {@code pkg} the lock pinned, as its package.json says. */
+  static String pinned(String pkg) {
+    Path manifest = bin().getParent().resolve(pkg).resolve("package.json");
+    try {
+      return new ObjectMapper().readTree(manifest.toFile()).path("version").asText();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + manifest, e);
+    }
   }
 
   /** A PATH that finds the real CLIs first, then the machine's own programs. */

@@ -123,6 +123,10 @@ class RealClaudeCodeIT {
       rig.key("Down");
       Thread.sleep(300);
       rig.expect("ready prompt", readyPrompt(), "idle", rig.key("Enter"), TURN);
+      rig.softly
+          .assertThat(rig.engine.awaitCliVersion(rig.admin, rig.id, Duration.ofSeconds(5)))
+          .as("cli_version of the session")
+          .isEqualTo(AgentClis.pinned("@anthropic-ai/claude-code"));
       rig.verify();
     }
   }

@@ -138,6 +138,9 @@ class RealCodexIT {
       soft.assertThat(Files.readString(rig.codexHome.resolve("config.toml")))
           .as("Codex saved the trust decision")
           .contains("trust_level = \"trusted\"");
+      soft.assertThat(rig.engine.awaitCliVersion(rig.admin, rig.id, Duration.ofSeconds(5)))
+          .as("cli_version of the session")
+          .isEqualTo(AgentClis.pinned("@openai/codex"));
     }
     soft.assertAll();
   }

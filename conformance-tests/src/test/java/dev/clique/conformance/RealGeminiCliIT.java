@@ -143,6 +143,10 @@ class RealGeminiCliIT {
     Look ready = awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
     expectState("ready prompt", ready, "idle");
     holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
+    softly
+        .assertThat(engine.awaitCliVersion(admin, id, Duration.ofSeconds(5)))
+        .as("cli_version of the session")
+        .isEqualTo(AgentClis.pinned("@google/gemini-cli"));
   }
 
   @Test

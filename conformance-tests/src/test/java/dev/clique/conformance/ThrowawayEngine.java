@@ -261,6 +261,25 @@ final class ThrowawayEngine implements AutoCloseable {
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /**
+   * The {@code cli_version} of session {@code id} in {@code /api/state}, once the engine knows it
+   * (it is a slow fact, gathered when an answer first needs it); null if it never did in {@code
+   * timeout}.
+   */
+  String awaitCliVersion(String token, String id, Duration timeout)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    do {
+      for (JsonNode row : json(get("/api/state", token).body()).path("sessions")) {
+        if (row.path("id").asText().equals(id) && row.path("cli_version").isTextual()) {
+          return row.path("cli_version").asText();
+        }
+      }
+      Thread.sleep(200);
+    } while (System.nanoTime() < deadline);
+    return null;
+  }
+
   static JsonNode json(String text) throws IOException {
     return JSON.readTree(text);
   }

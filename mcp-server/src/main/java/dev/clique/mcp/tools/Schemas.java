@@ -196,6 +196,9 @@ final class Schemas {
     p.put("name", typed("string", "The name given to the session."));
     p.put("cli", typed("string", "The CLI's catalogue id: claude, codex, gemini, shell, ..."));
     p.put("cli_label", typed("string", "The CLI's display name."));
+    p.put(
+        "cli_version",
+        nullableString("The version of the program in the pane (2.1.328), null while unknown."));
     p.put("cwd", typed("string", "The working directory."));
     p.put("project", typed("string", "The last path element of cwd."));
     p.put("folder", nullableString("The folder the session is filed under, if any."));

@@ -179,6 +179,7 @@ public final class CliCatalogue {
               patterns.of("title_working", base == null ? List.of() : base.titleWorking()),
               patterns.of("title_waiting", base == null ? List.of() : base.titleWaiting()),
               strings(node, "packages", base == null ? List.of() : base.packages()),
+              strings(node, "proven", base == null ? List.of() : base.proven()),
               generic));
     }
   }

@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * @param packages the packages it is installed from ({@code @anthropic-ai/claude-code}): a process
  *     whose executable or script lies in one runs this CLI, whatever its name ({@code node
  *     .../cli.js}, a native binary of a platform package)
+ * @param proven the versions of it its patterns were proven on by the real-CLI suites: a decision
+ *     read from its screen on another version says so
  * @param generic the questions any program may ask ({@code [generic]}), read on its screen where
  *     its own patterns say nothing
  */
@@ -52,6 +54,7 @@ public record CliDefinition(
     List<Pattern> titleWorking,
     List<Pattern> titleWaiting,
     List<String> packages,
+    List<String> proven,
     GenericQuestions generic) {
 
   public CliDefinition {
@@ -70,6 +73,7 @@ public record CliDefinition(
     titleWorking = List.copyOf(titleWorking);
     titleWaiting = List.copyOf(titleWaiting);
     packages = List.copyOf(packages);
+    proven = List.copyOf(proven);
   }
 
   /**

@@ -45,7 +45,8 @@ final class CliMatch {
     return SHELLS.contains(name.startsWith("-") ? name.substring(1) : name);
   }
 
-  private static boolean runs(CliDefinition cli, List<String> argv, String executable) {
+  /** Whether the process with this argv and executable runs {@code cli}. */
+  static boolean runs(CliDefinition cli, List<String> argv, String executable) {
     String command = basename(cli.command());
     String name = basename(argv.get(0));
     if (name.equals(command) || name.equals(command + ".exe")) {

@@ -4,6 +4,7 @@ import static dev.clique.engine.session.SessionException.badRequest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.discovery.CliVersions;
 import dev.clique.engine.discovery.Discovery;
 import dev.clique.engine.discovery.Found;
 import dev.clique.engine.hooks.HookDialect;
@@ -115,7 +116,12 @@ public final class SessionService implements AutoCloseable {
             clock);
     this.slowFacts =
         new SlowFacts(
-            this.tmux, known::watched, catalogue, record -> usage.of(this, record), clock);
+            this.tmux,
+            known::watched,
+            catalogue,
+            record -> usage.of(this, record),
+            CliVersions.system(catalogue),
+            clock);
     this.views = new SessionViews(store, known, watcher, slowFacts, catalogue, this.tmux, clock);
     this.processes = new SessionProcesses(this.tmux, watcher);
     this.launch = new Launch(catalogue, tokens, this.tmux, processes, clock, engineUrl);

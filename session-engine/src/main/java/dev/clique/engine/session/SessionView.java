@@ -10,7 +10,8 @@ import java.util.List;
  * One row of {@code GET /api/state}: the record plus what tmux and the detector say now. {@code
  * adopted} and {@code source} are null for clique's own sessions; a discovered session has its
  * {@code source} and {@code adopted: false} until it is adopted. {@code usage} and {@code limits}
- * are what the session's CLI recorded, left out when it recorded none.
+ * are what the session's CLI recorded, left out when it recorded none. {@code cli_version} is the
+ * version of the program that runs in the pane, null while unknown (or once it stopped).
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record SessionView(
@@ -18,6 +19,7 @@ public record SessionView(
     @JsonProperty("name") String name,
     @JsonProperty("cli") String cli,
     @JsonProperty("cli_label") String cliLabel,
+    @JsonProperty("cli_version") String cliVersion,
     @JsonProperty("cwd") String cwd,
     @JsonProperty("project") String project,
     @JsonProperty("folder") String folder,

@@ -6,6 +6,8 @@ import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.discovery.Found;
 import dev.clique.engine.json.EngineJson;
+import dev.clique.engine.state.Attention;
+import dev.clique.engine.state.StateSource;
 import dev.clique.engine.state.Verdict;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.Tmux;
@@ -141,7 +143,8 @@ final class SessionViews implements AutoCloseable {
   private SessionView view(
       SessionRecord record, SessionWatcher.Snapshot snapshot, SlowFacts.Facts facts) {
     SessionWatcher.Live live = snapshot.live().get(record.id());
-    String label = catalogue.find(record.cli()).map(CliDefinition::label).orElse(record.cli());
+    Optional<CliDefinition> cli = catalogue.find(record.cli());
+    String label = cli.map(CliDefinition::label).orElse(record.cli());
     Path cwd = Path.of(record.cwd());
     String project = cwd.getFileName() == null ? record.cwd() : cwd.getFileName().toString();
     boolean alive = live != null && live.alive();
@@ -151,15 +154,18 @@ final class SessionViews implements AutoCloseable {
     // tmux keeps a dead pane: how its process ended, and its last screen, stay readable.
     boolean dead = live != null && live.pane() != null && live.pane().dead();
     Integer exitStatus = dead && live.pane().exitStatus() >= 0 ? live.pane().exitStatus() : null;
+    String version = alive ? facts.versions().get(record.id()) : null;
     SessionView.SourceView source =
         dead
             ? new SessionView.SourceView("process", howItEnded(live.pane()))
-            : new SessionView.SourceView(verdict.source().authority(), verdict.source().evidence());
+            : new SessionView.SourceView(
+                verdict.source().authority(), evidence(verdict.source(), cli, version));
     return new SessionView(
         record.id(),
         record.name(),
         record.cli(),
         label,
+        version,
         record.cwd(),
         project,
         record.folder(),
@@ -191,6 +197,31 @@ final class SessionViews implements AutoCloseable {
         alive ? detached(facts.detached().getOrDefault(record.id(), List.of())) : List.of(),
         used.usage(),
         used.limits());
+  }
+
+  /**
+   * The evidence of a state, with a word when it was read from the screen of a version of the CLI
+   * its patterns were not proven on: a screen that changed in that version may be misread.
+   */
+  static String evidence(StateSource source, Optional<CliDefinition> cli, String version) {
+    String evidence = source.evidence();
+    if (!StateSource.PANE.equals(source.authority())
+        || version == null
+        || cli.isEmpty()
+        || cli.get().proven().isEmpty()
+        || cli.get().proven().contains(version)) {
+      return evidence;
+    }
+    String note =
+        " (patterns proven on "
+            + cli.get().label()
+            + " "
+            + String.join(", ", cli.get().proven())
+            + "; this is "
+            + version
+            + ")";
+    int room = Math.max(0, Attention.DETAIL_MAX - note.length());
+    return (evidence.length() > room ? evidence.substring(0, room) : evidence) + note;
   }
 
   /** What tmux knows of how a dead pane's process ended. */

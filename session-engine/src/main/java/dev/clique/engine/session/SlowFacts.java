@@ -1,6 +1,7 @@
 package dev.clique.engine.session;
 
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.discovery.CliVersions;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.transcript.UsageReport;
 import java.nio.file.Path;
@@ -24,11 +25,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The memory, git status and usage of the sessions: slow to gather (a walk of {@code /proc}, a
- * {@code git} process a folder, a read of what each transcript grew by), so gathered only when an
- * answer needs them, and kept a few seconds or until a session's processes change. An answer waits
- * a moment for new facts, and takes the last ones if they are slower; nothing is gathered while
- * nobody asks.
+ * The memory, git status, usage and CLI versions of the sessions: slow to gather (a walk of {@code
+ * /proc}, a {@code git} process a folder, a read of what each transcript grew by, a {@code
+ * package.json} per new process), so gathered only when an answer needs them, and kept a few
+ * seconds or until a session's processes change. An answer waits a moment for new facts, and takes
+ * the last ones if they are slower; nothing is gathered while nobody asks.
  */
 final class SlowFacts implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(SlowFacts.class);
@@ -48,6 +49,7 @@ final class SlowFacts implements AutoCloseable {
    * @param detached by session id, the processes that carry its marker outside its pane's tree
    * @param git by working directory
    * @param usage what each session's CLI recorded of its use, by session id (none: left out)
+   * @param versions the version of the CLI each session runs, by session id (unknown: left out)
    * @param panes the pane pids, by session id, they were gathered for
    * @param at when, in the clock's milliseconds
    */
@@ -56,16 +58,18 @@ final class SlowFacts implements AutoCloseable {
       Map<String, List<Long>> detached,
       Map<String, GitStatus> git,
       Map<String, UsageReport> usage,
+      Map<String, String> versions,
       Map<String, Long> panes,
       long at) {
     static final Facts NONE =
-        new Facts(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Long.MIN_VALUE);
+        new Facts(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Long.MIN_VALUE);
   }
 
   private final Tmux tmux;
   private final Supplier<List<SessionRecord>> records;
   private final CliCatalogue catalogue;
   private final Function<SessionRecord, UsageReport> usage;
+  private final CliVersions versions;
   private final Clock clock;
   private final ExecutorService worker =
       Executors.newSingleThreadExecutor(
@@ -82,11 +86,13 @@ final class SlowFacts implements AutoCloseable {
       Supplier<List<SessionRecord>> records,
       CliCatalogue catalogue,
       Function<SessionRecord, UsageReport> usage,
+      CliVersions versions,
       Clock clock) {
     this.tmux = tmux;
     this.records = records;
     this.catalogue = catalogue;
     this.usage = usage;
+    this.versions = versions;
     this.clock = clock;
   }
 
@@ -158,7 +164,12 @@ final class SlowFacts implements AutoCloseable {
             tmux.residentBytes(pids).values().forEach(bytes -> rss.merge(id, bytes, Long::sum)));
     Map<String, GitStatus> git = new HashMap<>();
     Map<String, UsageReport> used = new HashMap<>();
+    Map<String, String> running = new HashMap<>();
     for (SessionRecord record : records.get()) {
+      Long pane = panes.get(record.id());
+      if (pane != null) {
+        versions.running(record.cli(), pane).ifPresent(v -> running.put(record.id(), v));
+      }
       if (!git.containsKey(record.cwd())) {
         git.put(record.cwd(), GitStatus.of(Path.of(record.cwd()), GIT_TIMEOUT));
       }
@@ -169,7 +180,13 @@ final class SlowFacts implements AutoCloseable {
     }
     catalogue.refreshInstalled();
     return new Facts(
-        Map.copyOf(rss), Map.copyOf(detached), Map.copyOf(git), Map.copyOf(used), panes, at);
+        Map.copyOf(rss),
+        Map.copyOf(detached),
+        Map.copyOf(git),
+        Map.copyOf(used),
+        Map.copyOf(running),
+        panes,
+        at);
   }
 
   /**

@@ -45,6 +45,22 @@ class SessionStatesIT {
   }
 
   @Test
+  void aSessionSaysTheVersionOfTheProgramInItsPaneAndNoneOnceItStopped() throws Exception {
+    String id = shell();
+    Process asked = new ProcessBuilder("bash", "--version").redirectErrorStream(true).start();
+    String said = new String(asked.getInputStream().readAllBytes());
+    assertThat(asked.waitFor()).isZero();
+    String version = said.replaceAll("(?s)^.*?version (\\d+\\.\\d+\\.\\d+).*$", "$1");
+
+    service.gatherFactsNow();
+    assertThat(view(service, id).cliVersion()).as(said).isEqualTo(version);
+
+    sandbox.tmux().outside("kill-session", "-t", "=" + id);
+    await(service, id, Duration.ofSeconds(10), "stopped");
+    assertThat(view(service, id).cliVersion()).isNull();
+  }
+
+  @Test
   void aSilentSleepIsWorkingWhileItRunsAndIdleOnlyAfterItPrintsDone() throws Exception {
     String id = shell();
     service.send(id, "sleep 3; echo done-$((6*7))", true, null);

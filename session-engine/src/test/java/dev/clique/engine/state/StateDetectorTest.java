@@ -46,6 +46,7 @@ class StateDetectorTest {
         none,
         none,
         List.of(),
+        List.of(),
         GenericQuestions.bundled());
   }
 
@@ -288,6 +289,7 @@ class StateDetectorTest {
             none,
             none,
             none,
+            List.of(),
             List.of(),
             GenericQuestions.bundled());
     detector.track("g", streaming);
