@@ -101,15 +101,26 @@ public final class CliVersions {
       return known.version();
     }
     Optional<String> version = Optional.empty();
-    List<String> paths = new ArrayList<>(argv);
+    List<String> paths = new ArrayList<>();
     executable.ifPresent(paths::add);
+    for (String arg : argv) {
+      // A script run by its link (node_modules/.bin/gemini) lies in its package once resolved.
+      if (arg.startsWith("/")) {
+        paths.add(arg);
+        realPath(arg).ifPresent(paths::add);
+      }
+    }
     for (String path : paths) {
       version = packageVersion(path, cli.packages());
       if (version.isPresent()) {
         break;
       }
     }
-    if (version.isEmpty() && executable.isPresent()) {
+    // Only the CLI's own program is asked, never an interpreter that runs it (node, python).
+    if (version.isEmpty()
+        && executable.isPresent()
+        && (CliMatch.SHELL.equals(cli.id())
+            || CliMatch.basename(executable.get()).equals(CliMatch.basename(cli.command())))) {
       version = asked(Path.of(executable.get()));
     }
     remember(pid, new Known(start, version));
@@ -161,6 +172,14 @@ public final class CliVersions {
       }
     }
     return Optional.empty();
+  }
+
+  private static Optional<String> realPath(String path) {
+    try {
+      return Optional.of(Path.of(path).toRealPath().toString());
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   private static String withoutSuffix(String version, String suffix) {

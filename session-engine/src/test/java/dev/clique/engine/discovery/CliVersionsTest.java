@@ -95,6 +95,33 @@ class CliVersionsTest {
   }
 
   @Test
+  void aScriptRunByItsLinkHasItsPackagesVersionAndTheInterpreterIsNeverAsked() throws Exception {
+    packageAt("node_modules/@acme/agent", "3.4.5");
+    Path script =
+        executable(
+            "node_modules/@acme/agent/cli.py",
+            "#!/usr/bin/env python3\nimport time\ntime.sleep(30)\n");
+    Path bin = Files.createDirectories(dir.resolve("node_modules/.bin"));
+    Files.createSymbolicLink(bin.resolve("agent"), script);
+    CliCatalogue catalogue =
+        catalogue("[cli.agent]\ncommand = \"agent\"\npackages = [\"@acme/agent\"]\n");
+    pane = new ProcessBuilder("python3", bin.resolve("agent").toString()).start();
+
+    assertThat(eventually(() -> CliVersions.system(catalogue).running("agent", pane.pid())))
+        .contains("3.4.5");
+
+    // Not in its package: python3 runs it, and python3's own version is not the CLI's.
+    Path loose = executable("agent", "#!/usr/bin/env python3\nimport time\ntime.sleep(30)\n");
+    Process other = new ProcessBuilder("python3", loose.toString()).start();
+    try {
+      Thread.sleep(300);
+      assertThat(CliVersions.system(catalogue).running("agent", other.pid())).isEmpty();
+    } finally {
+      other.destroyForcibly();
+    }
+  }
+
+  @Test
   void aShellsVersionIsWhatItSaysWhenAsked() throws Exception {
     CliCatalogue catalogue = catalogue("");
     pane = new ProcessBuilder("bash", "-c", "sleep 30; true").start();
