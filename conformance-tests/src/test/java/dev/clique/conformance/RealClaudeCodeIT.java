@@ -302,7 +302,8 @@ class RealClaudeCodeIT {
           "claude-real | conversation turns: %d read by clique, %d in Claude Code's own view"
               + " (%d prompts answered on its screen; %d records, %d bytes in its transcript)%n",
           turns.size(), 2 * exchanges.length, exchanges.length, lines, Files.size(transcript));
-      RecordedConversation.keep(transcript, "claude-2.1.328-session.jsonl");
+      RecordedConversation.keep(
+          transcript, "claude-" + AgentClis.pinned("@anthropic-ai/claude-code") + "-session.jsonl");
       rig.softly
           .assertThat(turns)
           .as("the conversation, read under the CLAUDE_CONFIG_DIR only the pane had")

@@ -99,7 +99,8 @@ class RealCodexIT {
           "codex-real | conversation turns: %d read by clique, %d in Codex's own view"
               + " (%d prompts answered on its screen, %d turns the model got)%n",
           turns.size(), 2 * exchanges.length, exchanges.length, rig.model.mainTurns().size());
-      RecordedConversation.keep(rollout, "codex-0.169.0-rollout.jsonl");
+      RecordedConversation.keep(
+          rollout, "codex-" + AgentClis.pinned("@openai/codex") + "-rollout.jsonl");
       soft.assertThat(turns)
           .as("the conversation, read under the CODEX_HOME only the pane had (%s)", rollout)
           .isEqualTo(RecordedConversation.expectedTurns(exchanges));

@@ -62,7 +62,7 @@ class RealGeminiCliIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static final String BANNER = "Gemini CLI v0.61.0";
+  private static final String BANNER = "Gemini CLI v" + AgentClis.pinned("@google/gemini-cli");
   private static final String PLACEHOLDER = "Type your message or @path/to/file";
   private static final String BUSY = "esc to cancel";
   private static final String TRUST_QUESTION = "Do you trust the files in this folder?";
@@ -333,7 +333,8 @@ class RealGeminiCliIT {
         "gemini-real | conversation turns: %d read by clique, %d in Gemini CLI's own view"
             + " (3 prompts sent, 1 failed; %d lines in its chat file)%n",
         turns.size(), own.size(), Files.readAllLines(chat).size());
-    RecordedConversation.keep(chat, "gemini-0.61.0-chat.jsonl");
+    RecordedConversation.keep(
+        chat, "gemini-" + AgentClis.pinned("@google/gemini-cli") + "-chat.jsonl");
     softly
         .assertThat(own)
         .as("Gemini CLI's own view of its chat")
