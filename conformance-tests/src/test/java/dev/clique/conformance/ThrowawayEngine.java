@@ -92,8 +92,26 @@ final class ThrowawayEngine implements AutoCloseable {
     // Never the real user's other tmux servers: a suite that discovers sets its own TMUX_TMPDIR
     // and CLIQUE_DISCOVER through withEnv.
     env.put("CLIQUE_DISCOVER", "off");
+    // The panes' shells never run the person's own start-up files: a home of the suite's own
+    // (with an empty .bashrc) unless the suite gives one (a real CLI's, or withUserHome's).
+    if (!extraEnv.containsKey("HOME")) {
+      env.put("HOME", ownUserHome().toString());
+    }
     env.putAll(extraEnv);
     return env;
+  }
+
+  /** The home of this engine's panes unless the suite gives one: made once, deleted at close. */
+  private synchronized Path ownUserHome() {
+    if (userHome == null) {
+      try {
+        userHome = Files.createTempDirectory("clique-it-user-");
+        Files.writeString(userHome.resolve(".bashrc"), "");
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+    return userHome;
   }
 
   /**
@@ -142,8 +160,7 @@ final class ThrowawayEngine implements AutoCloseable {
    * suite's end killed mid-start, makes every later shell of the machine wait a minute).
    */
   ThrowawayEngine withUserHome(String bashrc) throws IOException {
-    userHome = Files.createTempDirectory("clique-it-user-");
-    Files.writeString(userHome.resolve(".bashrc"), bashrc);
+    Files.writeString(ownUserHome().resolve(".bashrc"), bashrc);
     extraEnv.put("HOME", userHome.toString());
     return this;
   }
