@@ -111,7 +111,10 @@ public class MicroBenchmarks {
     Transcripts transcripts =
         new Transcripts(
             new TranscriptRoots(
-                claudeHome, claudeHome.resolve("codex"), claudeHome.resolve("gemini")));
+                claudeHome,
+                claudeHome.resolve("codex"),
+                claudeHome.resolve("gemini"),
+                claudeHome.resolve("qwen")));
     return transcripts.turns(request).size();
   }
 }

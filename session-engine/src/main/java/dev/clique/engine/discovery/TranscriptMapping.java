@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  *   <li>Codex: the rollout file the process holds open; else the first rollout of the folder that
  *       started since the process did.
  *   <li>Gemini CLI: the newest session of the folder's project that started since the process did.
+ *   <li>Qwen Code: the id in its argv ({@code --session-id}, {@code --resume}); else the id its
+ *       {@code sessions/<pid>.json} names (written by the process it re-executes itself as).
  * </ul>
  */
 public final class TranscriptMapping {
@@ -71,6 +73,7 @@ public final class TranscriptMapping {
     return switch (kind) {
       case "claude" -> claude(found, roots, started);
       case "codex" -> codex(found, roots, started);
+      case "qwen" -> qwen(found, roots, started);
       case "gemini" ->
           new Mapped(
               request(kind, found, null, started),
@@ -82,29 +85,19 @@ public final class TranscriptMapping {
   }
 
   private Mapped claude(Found found, TranscriptRoots roots, Instant started) {
-    List<String> argv = found.argv();
-    for (int i = 0; i < argv.size(); i++) {
-      for (String option : List.of("--session-id", "--resume", "-r")) {
-        String value = null;
-        if (argv.get(i).equals(option) && i + 1 < argv.size()) {
-          value = argv.get(i + 1);
-        } else if (argv.get(i).startsWith(option + "=")) {
-          value = argv.get(i).substring(option.length() + 1);
-        }
-        if (value != null && SAFE_ID.matcher(value).matches()) {
-          return new Mapped(
-              request("claude", found, value, started), roots, true, "its argv: " + option);
-        }
-      }
+    Optional<Mapped> named = byArgv("claude", found, roots, started);
+    if (named.isPresent()) {
+      return named.get();
     }
     Path project = roots.claudeProjectDir(found.cwd());
     Optional<Path> newest = newestSince(project, started);
-    Optional<String> named = pidFileSession(roots, found.cliPid());
-    if (named.isPresent()) {
-      Path file = project.resolve(named.get() + ".jsonl");
+    Optional<String> pidFile =
+        pidFileSession(roots.claudeConfigDir().resolve("sessions"), found.cliPid());
+    if (pidFile.isPresent()) {
+      Path file = project.resolve(pidFile.get() + ".jsonl");
       if (newest.isEmpty() || newest.get().equals(file)) {
         return new Mapped(
-            request("claude", found, named.get(), started),
+            request("claude", found, pidFile.get(), started),
             roots,
             true,
             "its sessions/" + found.cliPid() + ".json");
@@ -133,6 +126,54 @@ public final class TranscriptMapping {
         "no transcript of " + found.cwd() + " written since the process started");
   }
 
+  /** The session id in the CLI's argv: {@code --session-id ID}, {@code --resume ID}, {@code -r}. */
+  private static Optional<Mapped> byArgv(
+      String kind, Found found, TranscriptRoots roots, Instant started) {
+    List<String> argv = found.argv();
+    for (int i = 0; i < argv.size(); i++) {
+      for (String option : List.of("--session-id", "--resume", "-r")) {
+        String value = null;
+        if (argv.get(i).equals(option) && i + 1 < argv.size()) {
+          value = argv.get(i + 1);
+        } else if (argv.get(i).startsWith(option + "=")) {
+          value = argv.get(i).substring(option.length() + 1);
+        }
+        if (value != null && SAFE_ID.matcher(value).matches()) {
+          return Optional.of(
+              new Mapped(request(kind, found, value, started), roots, true, "its argv: " + option));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Qwen Code runs as a node process that re-executes itself as a child: the child writes {@code
+   * sessions/<its pid>.json} under its {@code .qwen} directory, naming the session it records.
+   */
+  private Mapped qwen(Found found, TranscriptRoots roots, Instant started) {
+    Optional<Mapped> named = byArgv("qwen", found, roots, started);
+    if (named.isPresent()) {
+      return named.get();
+    }
+    Path sessions = roots.qwenHome().resolve("sessions");
+    for (long pid : processes.tree(found.cliPid())) {
+      Optional<String> id = pidFileSession(sessions, pid);
+      if (id.isPresent()) {
+        return new Mapped(
+            request("qwen", found, id.get(), started),
+            roots,
+            true,
+            "its sessions/" + pid + ".json");
+      }
+    }
+    return new Mapped(
+        request("qwen", found, null, started),
+        roots,
+        false,
+        "no sessions/<pid>.json of its processes names a session");
+  }
+
   private Mapped codex(Found found, TranscriptRoots roots, Instant started) {
     for (long pid : processes.tree(found.cliPid())) {
       for (String open : processes.openFiles(pid)) {
@@ -141,7 +182,8 @@ public final class TranscriptMapping {
           Path file = Path.of(open.replace(" (deleted)", ""));
           Path codexHome = file.getParent().getParent().getParent().getParent().getParent();
           TranscriptRoots own =
-              new TranscriptRoots(roots.claudeConfigDir(), codexHome, roots.geminiHome());
+              new TranscriptRoots(
+                  roots.claudeConfigDir(), codexHome, roots.geminiHome(), roots.qwenHome());
           return new Mapped(
               request("codex", found, rollout.group(1), started),
               own,
@@ -162,8 +204,9 @@ public final class TranscriptMapping {
     return new TranscriptRequest(kind, found.id(), cliSessionId, Path.of(found.cwd()), started);
   }
 
-  private static Optional<String> pidFileSession(TranscriptRoots roots, long pid) {
-    Path file = roots.claudeConfigDir().resolve("sessions").resolve(pid + ".json");
+  /** The {@code sessionId} of {@code sessions/<pid>.json}, if it is the file of that process. */
+  private static Optional<String> pidFileSession(Path sessions, long pid) {
+    Path file = sessions.resolve(pid + ".json");
     try {
       JsonNode node = JSON.readTree(Files.readAllBytes(file));
       String id = node == null ? "" : node.path("sessionId").asText("");

@@ -126,8 +126,17 @@ final class ClaudeHooks implements HookDialect {
 
   @Override
   public String settings(String url) {
+    return httpHooks(url, EVENTS, TOOL_EVENTS);
+  }
+
+  /**
+   * {@code {"hooks": {...}}}: an HTTP hook for each of {@code events} that POSTs to {@code url}
+   * with the session's token from the pane's environment, every tool matched for {@code
+   * toolEvents}.
+   */
+  static String httpHooks(String url, List<String> events, List<String> toolEvents) {
     ObjectNode hooks = JSON.createObjectNode();
-    for (String event : EVENTS) {
+    for (String event : events) {
       ObjectNode hook = JSON.createObjectNode();
       hook.put("type", "http");
       hook.put("url", url);
@@ -135,7 +144,7 @@ final class ClaudeHooks implements HookDialect {
       hook.putArray("allowedEnvVars").add(TOKEN_VARIABLE);
       hook.put("timeout", 5);
       ObjectNode group = JSON.createObjectNode();
-      if (TOOL_EVENTS.contains(event)) {
+      if (toolEvents.contains(event)) {
         group.put("matcher", "*");
       }
       group.putArray("hooks").add(hook);

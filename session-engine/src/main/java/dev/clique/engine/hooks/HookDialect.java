@@ -21,11 +21,30 @@ public interface HookDialect {
    */
   String settings(String url);
 
+  /**
+   * The variable of the pane's environment that names a file holding {@link #settings}, for a CLI
+   * that takes no settings as an argument and reads them from a file an environment variable names:
+   * the engine writes that file of its own for the run. Empty when the CLI takes them as an
+   * argument ({@code {hook_settings}}).
+   */
+  default Optional<String> settingsFileVariable() {
+    return Optional.empty();
+  }
+
+  /**
+   * What the file {@link #settingsFileVariable} names holds: {@link #settings}, with whatever the
+   * file the CLI would read without the variable holds kept.
+   */
+  default String settingsFile(String url) {
+    return settings(url);
+  }
+
   /** The dialect a catalogue entry names ({@code hooks = "claude"}), if the engine knows it. */
   static Optional<HookDialect> named(String name) {
     return switch (name == null ? "" : name) {
       case "claude" -> Optional.of(new ClaudeHooks());
       case "codex" -> Optional.of(new CodexHooks());
+      case "qwen" -> Optional.of(new QwenHooks());
       default -> Optional.empty();
     };
   }

@@ -13,10 +13,13 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -49,20 +52,27 @@ final class Launch {
   private final SessionProcesses processes;
   private final Clock clock;
   private final Supplier<String> engineUrl;
+  private final Path hookFiles;
 
+  /**
+   * @param hookFiles where the hook settings of a CLI that reads them from a file go, one file per
+   *     session, readable by its owner only
+   */
   Launch(
       CliCatalogue catalogue,
       TokenStore tokens,
       Tmux tmux,
       SessionProcesses processes,
       Clock clock,
-      Supplier<String> engineUrl) {
+      Supplier<String> engineUrl,
+      Path hookFiles) {
     this.catalogue = catalogue;
     this.tokens = tokens;
     this.tmux = tmux;
     this.processes = processes;
     this.clock = clock;
     this.engineUrl = engineUrl;
+    this.hookFiles = hookFiles;
   }
 
   /**
@@ -137,13 +147,43 @@ final class Launch {
     start(record, cli, binary, true);
   }
 
-  /** Revokes the session's own tokens (its hooks'), saying in the log when they could not be. */
+  /**
+   * Revokes the session's own tokens (its hooks'), saying in the log when they could not be, and
+   * deletes its hook settings file, if it has one.
+   */
   void revokeTokens(String id) {
     try {
       tokens.revokeSession(id);
     } catch (IOException e) {
       log.warn("could not revoke the tokens of session {}: {}", id, e.getMessage());
     }
+    try {
+      Files.deleteIfExists(hookFile(id));
+    } catch (IOException | InvalidPathException e) {
+      log.warn("could not delete the hook settings of session {}: {}", id, e.getMessage());
+    }
+  }
+
+  private Path hookFile(String id) {
+    return hookFiles.resolve(id + ".json");
+  }
+
+  /**
+   * Writes the session's hook settings where the CLI is told to read them: the folder and the file
+   * its owner's only, written whole before the CLI can read it.
+   */
+  private Path writeHookFile(String id, String settings) throws IOException {
+    Files.createDirectories(hookFiles);
+    Files.setPosixFilePermissions(hookFiles, PosixFilePermissions.fromString("rwx------"));
+    Path file = hookFile(id);
+    Path partial = hookFiles.resolve(id + ".json.partial");
+    Files.deleteIfExists(partial);
+    Files.createFile(
+        partial,
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(partial, settings);
+    Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    return file;
   }
 
   private void start(SessionRecord record, CliDefinition cli, Path binary, boolean resume)
@@ -155,11 +195,12 @@ final class Launch {
     values.put("mode", record.mode() == null ? "" : record.mode());
     values.put(
         "cli_session_id", record.cliSessionId() == null ? record.id() : record.cliSessionId());
+    Optional<HookDialect> hooks = HookDialect.named(cli.hooks());
+    String hookUrl = engineUrl.get() + "/api/sessions/" + record.id() + "/hook";
+    Optional<String> hookFileVariable = hooks.flatMap(HookDialect::settingsFileVariable);
     values.put(
         "hook_settings",
-        HookDialect.named(cli.hooks())
-            .map(d -> d.settings(engineUrl.get() + "/api/sessions/" + record.id() + "/hook"))
-            .orElse(""));
+        hooks.isEmpty() || hookFileVariable.isPresent() ? "" : hooks.get().settings(hookUrl));
     boolean resuming = resume && record.cliSessionId() != null;
     List<String> argv = cli.launchArgv(binary, values, resuming);
     Map<String, String> env = new LinkedHashMap<>();
@@ -171,6 +212,11 @@ final class Launch {
           tokens.create(
               "hook:" + record.id().substring(0, 8), Set.of(Scope.ATTENTION), record.id());
       env.put("CLIQUE_ATTENTION_TOKEN", hook.secret());
+      if (hookFileVariable.isPresent()) {
+        env.put(
+            hookFileVariable.get(),
+            writeHookFile(record.id(), hooks.get().settingsFile(hookUrl)).toString());
+      }
       tmux.newSession(record.id(), Path.of(record.cwd()), argv, env);
     } catch (IOException e) {
       revokeTokens(record.id());

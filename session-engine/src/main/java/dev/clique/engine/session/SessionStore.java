@@ -46,6 +46,11 @@ public final class SessionStore {
     return store;
   }
 
+  /** The folder the store's file is in: the clique home. */
+  Path directory() {
+    return file.toAbsolutePath().getParent();
+  }
+
   public synchronized List<SessionRecord> all() {
     reloadIfChanged();
     return List.copyOf(records.values());

@@ -13,9 +13,10 @@ import java.util.Objects;
  *     Path.of("/home/dev/my_app"), Instant.parse("2026-08-01T10:00:00Z"))
  * }</pre>
  *
- * @param kind {@code "claude"}, {@code "codex"} or {@code "gemini"}; any other kind has no
- *     transcript
- * @param sessionId clique's session id (Claude Code is started with {@code --session-id} set to it)
+ * @param kind {@code "claude"}, {@code "codex"}, {@code "gemini"} or {@code "qwen"}; any other kind
+ *     has no transcript
+ * @param sessionId clique's session id (Claude Code and Qwen Code are started with {@code
+ *     --session-id} set to it)
  * @param cliSessionId the CLI's own id of a resumed session, or {@code null}
  * @param cwd the session's working directory, or {@code null} when unknown
  * @param created when clique started the session, or {@code null} when unknown

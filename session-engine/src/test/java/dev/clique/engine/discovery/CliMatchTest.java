@@ -56,6 +56,20 @@ class CliMatchTest {
         .hasValue("gemini");
   }
 
+  /** Qwen Code's bin link, and the child it re-executes itself as, with node's options. */
+  @Test
+  void qwenCodeIsKnownByItsBinLinkAndByItsPackage() {
+    assertThat(match("/usr/bin/node", "node", "/usr/lib/node_modules/.bin/qwen", "--session-id"))
+        .hasValue("qwen");
+    assertThat(
+            match(
+                "/usr/bin/node",
+                "/usr/bin/node",
+                "--max-old-space-size=8192",
+                "/usr/lib/node_modules/@qwen-code/qwen-code/cli-entry.js"))
+        .hasValue("qwen");
+  }
+
   @Test
   void aPythonScriptNamedLikeACliIsThatCli() {
     assertThat(match("/usr/bin/python3.12", "python3", "/home/dev/.local/bin/aider"))

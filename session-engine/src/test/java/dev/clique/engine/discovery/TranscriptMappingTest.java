@@ -33,7 +33,8 @@ class TranscriptMappingTest {
     config = dir.resolve("claude");
     project =
         Files.createDirectories(
-            new TranscriptRoots(config, dir.resolve("codex"), dir.resolve("gemini"))
+            new TranscriptRoots(
+                    config, dir.resolve("codex"), dir.resolve("gemini"), dir.resolve("qwen"))
                 .claudeProjectDir(CWD));
     mapping = new TranscriptMapping(new Processes(proc));
   }
@@ -72,6 +73,50 @@ class TranscriptMappingTest {
     Files.writeString(
         config.resolve("sessions/" + PID + ".json"),
         "{\"pid\":" + PID + ",\"sessionId\":\"" + id + "\",\"cwd\":\"" + CWD + "\"}");
+  }
+
+  @Test
+  void qwensArgvNamesItsSession() {
+    Found qwen =
+        found("qwen", Map.of("HOME", dir.toString()), "node", "qwen", "--session-id", "q-1");
+    TranscriptMapping.Mapped mapped = mapping.map(qwen, "qwen", dir);
+    assertThat(mapped.request().cliSessionId()).isEqualTo("q-1");
+    assertThat(mapped.exact()).isTrue();
+    assertThat(mapped.roots().qwenHome()).isEqualTo(dir.resolve(".qwen"));
+  }
+
+  /** Qwen Code re-executes itself: the child writes the pid file of the session it records. */
+  @Test
+  void qwensChildProcessNamesItsSessionInItsPidFile() throws Exception {
+    long child = PID + 1;
+    Files.writeString(proc.resolve(PID + "/task/" + PID + "/children"), child + " ");
+    Files.createDirectories(proc.resolve(child + "/task/" + child));
+    Files.writeString(proc.resolve(child + "/task/" + child + "/children"), "");
+    Path qwenHome = dir.resolve("own-qwen");
+    Files.createDirectories(qwenHome.resolve("sessions"));
+    Files.writeString(
+        qwenHome.resolve("sessions/" + child + ".json"),
+        "{\"schemaVersion\":1,\"pid\":"
+            + child
+            + ",\"sessionId\":\"q-2\",\"cwd\":\""
+            + CWD
+            + "\"}");
+    Found qwen = found("qwen", Map.of("QWEN_HOME", qwenHome.toString()), "node", "qwen");
+
+    TranscriptMapping.Mapped mapped = mapping.map(qwen, "qwen", dir);
+
+    assertThat(mapped.request().cliSessionId()).isEqualTo("q-2");
+    assertThat(mapped.exact()).isTrue();
+    assertThat(mapped.roots().qwenHome()).isEqualTo(qwenHome);
+    assertThat(mapped.evidence()).isEqualTo("its sessions/" + child + ".json");
+  }
+
+  @Test
+  void qwenWithoutAPidFileHasNoSessionYet() {
+    TranscriptMapping.Mapped mapped =
+        mapping.map(found("qwen", Map.of("HOME", dir.toString()), "node", "qwen"), "qwen", dir);
+    assertThat(mapped.request().cliSessionId()).isNull();
+    assertThat(mapped.exact()).isFalse();
   }
 
   @Test

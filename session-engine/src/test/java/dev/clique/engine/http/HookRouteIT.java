@@ -7,7 +7,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.testing.TestEngine;
 import dev.clique.engine.token.Scope;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +32,8 @@ class HookRouteIT {
   private static String other;
   private static String boundToHooked;
   private static String boundToOther;
+  private static String qwen;
+  private static String boundToQwen;
 
   @BeforeAll
   static void start() throws Exception {
@@ -37,12 +41,16 @@ class HookRouteIT {
         TestEngine.startWithClis(
             home,
             "[cli.hooked]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n"
-                + "hooks = \"claude\"\n");
+                + "hooks = \"claude\"\n"
+                + "[cli.qwenhooked]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n"
+                + "hooks = \"qwen\"\n");
     operator = engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), "");
     hooked = create("hooked");
     other = create("shell");
     boundToHooked = engine.mint(Set.of(Scope.ATTENTION), hooked);
     boundToOther = engine.mint(Set.of(Scope.ATTENTION), other);
+    qwen = create("qwenhooked");
+    boundToQwen = engine.mint(Set.of(Scope.ATTENTION), qwen);
   }
 
   @AfterAll
@@ -112,6 +120,82 @@ class HookRouteIT {
       assertThat(session(hooked).path("state").asText()).as(bad).isEqualTo("working");
     }
     hook(hooked, boundToHooked, "{\"hook_event_name\":\"Stop\"}");
+  }
+
+  /**
+   * A CLI that reads its hooks from a file its environment names (Qwen Code): the engine writes one
+   * of its own for the session, its owner's only, with the session's hook URL and no token, and
+   * names it in the pane's environment.
+   */
+  @Test
+  void aCliThatReadsHooksFromAFileGetsAFileOfTheSessionsOwn() throws Exception {
+    Path file = engine.home.resolve("hooks").resolve(qwen + ".json");
+    assertThat(file).exists();
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
+    String settings = Files.readString(file);
+    assertThat(settings)
+        .contains(engine.url() + "/api/sessions/" + qwen + "/hook")
+        .contains("$CLIQUE_ATTENTION_TOKEN")
+        .doesNotContain(boundToQwen);
+    String panePid =
+        new ProcessBuilder(
+                "tmux",
+                "-L",
+                engine.socket,
+                "display-message",
+                "-p",
+                "-t",
+                "=" + qwen + ":",
+                "#{pane_pid}")
+            .start()
+            .inputReader()
+            .readLine()
+            .strip();
+    String environ = Files.readString(Path.of("/proc", panePid, "environ")).replace('\0', '\n');
+    assertThat(environ).contains("QWEN_CODE_SYSTEM_DEFAULTS_PATH=" + file + "\n");
+  }
+
+  /** Qwen Code announces its idle prompt right after a failed turn: the error stays. */
+  @Test
+  void qwensFailedTurnStaysAnErrorThroughTheIdleNotificationAfterIt() throws Exception {
+    hook(qwen, boundToQwen, "{\"hook_event_name\":\"UserPromptSubmit\",\"prompt\":\"hi\"}");
+    HttpResponse<String> failed =
+        hook(
+            qwen,
+            boundToQwen,
+            "{\"hook_event_name\":\"StopFailure\",\"error\":\"invalid_request\"}");
+    assertThat(failed.statusCode()).as(failed.body()).isEqualTo(200);
+    hook(
+        qwen,
+        boundToQwen,
+        "{\"hook_event_name\":\"Notification\",\"notification_type\":\"idle_prompt\"}");
+    JsonNode session = session(qwen);
+    assertThat(session.path("state").asText()).isEqualTo("error");
+    assertThat(session.at("/attention/detail").asText()).isEqualTo("invalid_request");
+    assertThat(session.at("/state_source/evidence").asText())
+        .isEqualTo("StopFailure invalid_request");
+    hook(qwen, boundToQwen, "{\"hook_event_name\":\"Stop\"}");
+  }
+
+  @Test
+  void qwensHooksRefuseMalformedOversizedAndAnotherSessionsData() throws Exception {
+    hook(qwen, boundToQwen, "{\"hook_event_name\":\"Stop\"}");
+    for (String bad : new String[] {"{\"notification_type\":\"permission_prompt\"}", "{not"}) {
+      assertThat(hook(qwen, boundToQwen, bad).statusCode()).as(bad).isEqualTo(400);
+    }
+    String oversized =
+        "{\"hook_event_name\":\"PermissionRequest\",\"tool_name\":\"run_shell_command\","
+            + "\"tool_input\":{\"command\":\""
+            + "x".repeat(1 << 20)
+            + "\"}}";
+    assertThat(hook(qwen, boundToQwen, oversized).statusCode()).isEqualTo(413);
+    String permission =
+        "{\"hook_event_name\":\"PermissionRequest\",\"tool_name\":\"run_shell_command\"}";
+    assertThat(hook(qwen, boundToOther, permission).statusCode()).isEqualTo(403);
+    assertThat(hook(hooked, boundToQwen, permission).statusCode()).isEqualTo(403);
+    assertThat(session(qwen).path("state").asText()).isEqualTo("idle");
+    assertThat(session(hooked).path("state").asText()).isNotEqualTo("waiting");
   }
 
   @Test

@@ -37,6 +37,16 @@ class GoldenTranscriptTest {
     return cases("gemini");
   }
 
+  static Stream<Path> qwenCases() throws Exception {
+    return cases("qwen");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("qwenCases")
+  void qwenChatGivesTheExpectedTurns(Path transcript) throws IOException {
+    assertGolden("qwen", transcript);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("claudeCases")
   void claudeTranscriptGivesTheExpectedTurns(Path transcript) throws IOException {

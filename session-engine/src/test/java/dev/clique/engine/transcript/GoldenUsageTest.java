@@ -56,6 +56,16 @@ class GoldenUsageTest {
     assertGolden("gemini", transcript);
   }
 
+  static Stream<Path> qwenCases() throws Exception {
+    return cases("qwen");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("qwenCases")
+  void qwenChatGivesTheExpectedUsage(Path transcript) throws IOException {
+    assertGolden("qwen", transcript);
+  }
+
   @Test
   void theRecordingsOfTheRealClisHaveUsage() throws Exception {
     for (String cli : Transcripts.kinds()) {

@@ -23,7 +23,7 @@ class TranscriptsTest {
 
   @Test
   void theKindsWithAReaderAreClaudeCodexAndGemini() {
-    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini");
+    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini", "qwen");
   }
 
   @Test

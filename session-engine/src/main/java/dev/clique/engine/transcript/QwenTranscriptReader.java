@@ -1,0 +1,84 @@
+package dev.clique.engine.transcript;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+
+/**
+ * Qwen Code's {@code chats/<id>.jsonl} (0.24.4): one record a line, each with a {@code type}. The
+ * {@code user} records the person typed ({@code provenance} {@code real_user}) and the text parts
+ * of {@code assistant} records ({@code message.parts[].text}, Gemini's content shape) are the
+ * conversation; a part marked {@code thought} is the model's reasoning, a {@code functionCall} or
+ * {@code functionResponse} part a tool's, and {@code tool_result} and {@code system} records
+ * (telemetry, snapshots) are not shown. A prompt whose turn failed stays in the file, unanswered,
+ * as Qwen Code keeps it.
+ */
+final class QwenTranscriptReader implements TranscriptReader {
+
+  private static final Fields FIELDS =
+      Fields.of("type", "provenance", "message.parts.text", "message.parts.thought", "uuid");
+
+  /** The provenance of what the person typed; records written before it was kept have none. */
+  static final String TYPED = "real_user";
+
+  @Override
+  public Fields fields() {
+    return FIELDS;
+  }
+
+  /** Only {@code user} and {@code assistant} records hold turns; tool output is passed over. */
+  @Override
+  public boolean mayMatter(byte[] bytes, int start, int end) {
+    return RawJson.hasStringField(bytes, start, end, "type", "user")
+        || RawJson.hasStringField(bytes, start, end, "type", "assistant");
+  }
+
+  @Override
+  public List<Entry> entries(JsonNode line) {
+    String type = line.path("type").asText();
+    JsonNode parts = line.path("message").path("parts");
+    if (type.equals("user")) {
+      JsonNode provenance = line.get("provenance");
+      if (provenance != null && !TYPED.equals(provenance.asText())) {
+        return List.of();
+      }
+      String text = TranscriptReader.joinTexts(parts, null, part -> true);
+      return text.isEmpty() ? List.of() : List.of(Entry.turn(Turn.USER, text, null));
+    }
+    if (type.equals("assistant")) {
+      String text = spoken(parts);
+      return text.isEmpty()
+          ? List.of()
+          : List.of(Entry.turn(Turn.ASSISTANT, text, line.path("uuid").textValue()));
+    }
+    return List.of();
+  }
+
+  /** The text parts that are not the model's reasoning, joined. */
+  private static String spoken(JsonNode parts) {
+    StringBuilder joined = new StringBuilder();
+    for (JsonNode part : parts) {
+      JsonNode text = part.get("text");
+      if (text == null || !text.isTextual() || part.path("thought").asBoolean(false)) {
+        continue;
+      }
+      String tidy = TurnList.tidy(text.textValue());
+      if (tidy.isEmpty()) {
+        continue;
+      }
+      if (joined.length() > 0) {
+        joined.append(TurnList.SEPARATOR);
+      }
+      joined.append(tidy);
+    }
+    return joined.toString();
+  }
+
+  @Override
+  public TurnList turns(List<Entry> entries) {
+    TurnList turns = new TurnList();
+    for (Entry entry : entries) {
+      turns.add(entry.role(), entry.text());
+    }
+    return turns;
+  }
+}
