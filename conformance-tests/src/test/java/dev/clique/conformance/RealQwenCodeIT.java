@@ -148,6 +148,10 @@ class RealQwenCodeIT {
     keepScreen("ready", ready);
     expectState("ready prompt", ready, "idle");
     holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
+    softly
+        .assertThat(engine.awaitCliVersion(admin, id, Duration.ofSeconds(5)))
+        .as("cli_version of the session")
+        .isEqualTo(AgentClis.pinned("@qwen-code/qwen-code"));
 
     prompt("Explain the build slowly");
     Look streaming = awaitScreen("slow answer", s -> s.contains(BUSY), Duration.ofSeconds(20));
