@@ -71,7 +71,8 @@ class RealQwenCodeIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private static final String BANNER = "Qwen Code (v0.24.4)";
+  private static final String BANNER =
+      "Qwen Code (v" + AgentClis.pinned("@qwen-code/qwen-code") + ")";
   private static final String PLACEHOLDER = "Type your message or @path/to/file";
   private static final String BUSY = "esc to cancel";
   private static final String TRUST_QUESTION = "Do you trust this folder?";
@@ -247,7 +248,8 @@ class RealQwenCodeIT {
         "qwen-real | conversation turns: %d read by clique, %d in Qwen Code's own chat file"
             + " (4 prompts sent, 1 failed; %d lines in it)%n",
         turns.size(), own.size(), Files.readAllLines(chat).size());
-    RecordedConversation.keep(chat, "qwen-0.24.4-chat.jsonl");
+    RecordedConversation.keep(
+        chat, "qwen-" + AgentClis.pinned("@qwen-code/qwen-code") + "-chat.jsonl");
     ArrayNode expected = JSON.createArrayNode();
     expected.add(turn("user", "Explain the build slowly"));
     expected.add(turn("assistant", slow));
