@@ -27,6 +27,9 @@ import java.util.regex.Pattern;
  *   <li>Codex: the rollout file the process holds open; else the first rollout of the folder that
  *       started since the process did.
  *   <li>Gemini CLI: the newest session of the folder's project that started since the process did.
+ *   <li>GitHub Copilot CLI: the id in its argv ({@code --session-id}, {@code --resume}); else the
+ *       session whose folder holds the process's {@code inuse.<pid>.lock}; else the newest session
+ *       of the folder written since the process started.
  * </ul>
  */
 public final class TranscriptMapping {
@@ -77,8 +80,53 @@ public final class TranscriptMapping {
               roots,
               false,
               "the newest Gemini CLI session of " + found.cwd() + " since the process started");
+      case "copilot" -> copilot(found, roots, started);
       default -> new Mapped(request(kind, found, null, started), roots, false, "no transcript");
     };
+  }
+
+  private Mapped copilot(Found found, TranscriptRoots roots, Instant started) {
+    List<String> argv = found.argv();
+    for (int i = 0; i < argv.size(); i++) {
+      for (String option : List.of("--session-id", "--resume", "-r")) {
+        String value = null;
+        if (argv.get(i).equals(option) && i + 1 < argv.size()) {
+          value = argv.get(i + 1);
+        } else if (argv.get(i).startsWith(option + "=")) {
+          value = argv.get(i).substring(option.length() + 1);
+        }
+        if (value != null && SAFE_ID.matcher(value).matches()) {
+          return new Mapped(
+              request("copilot", found, value, started), roots, true, "its argv: " + option);
+        }
+      }
+    }
+    // Copilot marks the session it has open with inuse.<pid>.lock, the pid of its npm loader.
+    Path sessions = roots.copilotHome().resolve("session-state");
+    List<Long> tree = processes.tree(found.cliPid());
+    if (Files.isDirectory(sessions)) {
+      try (DirectoryStream<Path> dirs = Files.newDirectoryStream(sessions, Files::isDirectory)) {
+        for (Path dir : dirs) {
+          for (long pid : tree) {
+            if (Files.exists(dir.resolve("inuse." + pid + ".lock"))
+                && SAFE_ID.matcher(dir.getFileName().toString()).matches()) {
+              return new Mapped(
+                  request("copilot", found, dir.getFileName().toString(), started),
+                  roots,
+                  true,
+                  "the inuse." + pid + ".lock of its session folder");
+            }
+          }
+        }
+      } catch (IOException e) {
+        // unreadable: the folder decides below
+      }
+    }
+    return new Mapped(
+        request("copilot", found, null, started),
+        roots,
+        false,
+        "guessed: the newest Copilot session of " + found.cwd() + " since the process started");
   }
 
   private Mapped claude(Found found, TranscriptRoots roots, Instant started) {
@@ -141,7 +189,8 @@ public final class TranscriptMapping {
           Path file = Path.of(open.replace(" (deleted)", ""));
           Path codexHome = file.getParent().getParent().getParent().getParent().getParent();
           TranscriptRoots own =
-              new TranscriptRoots(roots.claudeConfigDir(), codexHome, roots.geminiHome());
+              new TranscriptRoots(
+                  roots.claudeConfigDir(), codexHome, roots.geminiHome(), roots.copilotHome());
           return new Mapped(
               request("codex", found, rollout.group(1), started),
               own,

@@ -46,6 +46,11 @@ public final class SessionStore {
     return store;
   }
 
+  /** Where hooks a CLI reads from files are written: next to this file, in clique's home. */
+  Path hookFiles() {
+    return file.resolveSibling("hooks");
+  }
+
   public synchronized List<SessionRecord> all() {
     reloadIfChanged();
     return List.copyOf(records.values());

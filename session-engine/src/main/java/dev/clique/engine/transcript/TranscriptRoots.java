@@ -16,18 +16,26 @@ import java.util.Set;
  * @param claudeConfigDir Claude Code's config directory, holding {@code projects/}
  * @param codexHome Codex's home, holding {@code sessions/}
  * @param geminiHome Gemini CLI's {@code .gemini} directory, holding {@code tmp/}
+ * @param copilotHome GitHub Copilot CLI's home, holding {@code session-state/}
  */
-public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
+public record TranscriptRoots(
+    Path claudeConfigDir, Path codexHome, Path geminiHome, Path copilotHome) {
 
   /** The variables that choose the roots: each CLI's own, and {@code HOME} for its default. */
   public static final Set<String> VARIABLES =
-      Set.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME");
+      Set.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME");
 
   /** Checks that every root is present. */
   public TranscriptRoots {
     Objects.requireNonNull(claudeConfigDir, "claudeConfigDir");
     Objects.requireNonNull(codexHome, "codexHome");
     Objects.requireNonNull(geminiHome, "geminiHome");
+    Objects.requireNonNull(copilotHome, "copilotHome");
+  }
+
+  /** The roots of the first three CLIs, with Copilot's home beside Gemini's ({@code .copilot}). */
+  public TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
+    this(claudeConfigDir, codexHome, geminiHome, geminiHome.resolveSibling(".copilot"));
   }
 
   /**
@@ -45,7 +53,8 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
     Path claude = dir(env, "CLAUDE_CONFIG_DIR", userHome.resolve(".claude"));
     Path codex = dir(env, "CODEX_HOME", userHome.resolve(".codex"));
     Path gemini = dir(env, "GEMINI_CLI_HOME", userHome).resolve(".gemini");
-    return new TranscriptRoots(claude, codex, gemini);
+    Path copilot = dir(env, "COPILOT_HOME", userHome.resolve(".copilot"));
+    return new TranscriptRoots(claude, codex, gemini, copilot);
   }
 
   /**
@@ -67,7 +76,8 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
         dir(sessionEnv, "CODEX_HOME", codexHome),
         geminiCliHome == null || geminiCliHome.isBlank()
             ? geminiHome
-            : Path.of(geminiCliHome.strip()).resolve(".gemini"));
+            : Path.of(geminiCliHome.strip()).resolve(".gemini"),
+        dir(sessionEnv, "COPILOT_HOME", copilotHome));
   }
 
   /**
