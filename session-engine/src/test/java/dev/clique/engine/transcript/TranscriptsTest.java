@@ -22,8 +22,8 @@ class TranscriptsTest {
   }
 
   @Test
-  void theKindsWithAReaderAreClaudeCodexAndGemini() {
-    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini");
+  void theKindsWithAReaderAreClaudeCodexGeminiAndCopilot() {
+    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini", "copilot");
   }
 
   @Test
