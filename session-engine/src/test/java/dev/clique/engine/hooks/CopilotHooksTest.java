@@ -6,15 +6,22 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpServer;
 import dev.clique.engine.state.Attention;
 import dev.clique.engine.state.Report;
 import dev.clique.engine.state.SessionState;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,5 +119,65 @@ class CopilotHooksTest {
     assertThat(copilot.settings(URL.replace("abc", "def"), home.resolve("hooks")))
         .as("another session's relay is another plugin")
         .isNotEqualTo(plugin.toString());
+  }
+
+  @Test
+  void theRelayPostsTheWrappedInputWithTheTokenFromThePanesEnvironment() throws Exception {
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    CompletableFuture<List<String>> got = new CompletableFuture<>();
+    server.createContext(
+        "/api/sessions/s/hook",
+        exchange -> {
+          String body =
+              new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          got.complete(
+              List.of(
+                  String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")), body));
+          exchange.sendResponseHeaders(200, 2);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write("{}".getBytes(StandardCharsets.US_ASCII));
+          }
+        });
+    server.start();
+    try {
+      String url = "http://127.0.0.1:" + server.getAddress().getPort() + "/api/sessions/s/hook";
+      ProcessBuilder bash = new ProcessBuilder("bash", "-c", CopilotHooks.relay("agentStop", url));
+      bash.environment().put("CLIQUE_ATTENTION_TOKEN", "mxp_relay-test-token");
+      bash.redirectErrorStream(true);
+      Process relay = bash.start();
+      String input = "{\"sessionId\":\"x\",\"stopReason\":\"end_turn\"}";
+      try (OutputStream in = relay.getOutputStream()) {
+        in.write(input.getBytes(StandardCharsets.UTF_8));
+      }
+      String output = new String(relay.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(relay.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(relay.exitValue()).as("a hook that lets Copilot carry on").isZero();
+      assertThat(output).as("nothing for Copilot to read as a decision").isEmpty();
+      List<String> request = got.get(10, TimeUnit.SECONDS);
+      assertThat(request.get(0)).isEqualTo("Bearer mxp_relay-test-token");
+      JsonNode sent = JSON.readTree(request.get(1));
+      assertThat(sent.path("hook_event_name").asText()).isEqualTo("agentStop");
+      assertThat(sent.path("input")).isEqualTo(JSON.readTree(input));
+      assertThat(copilot.read(sent, 1_000).orElseThrow().state()).isEqualTo(SessionState.IDLE);
+    } finally {
+      server.stop(0);
+    }
+  }
+
+  @Test
+  void aRelayThatCannotReachTheEngineLetsCopilotCarryOn() throws Exception {
+    Process relay =
+        new ProcessBuilder(
+                "bash",
+                "-c",
+                CopilotHooks.relay("agentStop", "http://127.0.0.1:9/api/sessions/s/hook"))
+            .redirectErrorStream(true)
+            .start();
+    relay.getOutputStream().close();
+    String output = new String(relay.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(relay.waitFor(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(relay.exitValue()).isZero();
+    assertThat(output).isEmpty();
   }
 }
