@@ -129,6 +129,20 @@ class RealCopilotCliIT {
               Duration.ofSeconds(6))
           .check(soft);
       rig.holds(soft, "stream: answer done", "idle", Duration.ofSeconds(3));
+      // What no Copilot hook sends is refused and changes nothing: no event name, another CLI's
+      // event, an input that is no object, no JSON at all.
+      for (String bad :
+          List.of(
+              "{\"input\": {}}",
+              "{\"hook_event_name\": \"Stop\", \"input\": {}}",
+              "{\"hook_event_name\": \"userPromptSubmitted\", \"input\": \"working\"}",
+              "{\"hook_event_name\": \"userPromptSubmitted\", \"input\": {}",
+              "[\"permissionRequest\"]")) {
+        HttpResponse<String> refused =
+            rig.engine.post("/api/sessions/" + rig.id + "/hook", rig.admin, bad);
+        soft.assertThat(refused.statusCode()).as("hook %s: %s", bad, refused.body()).isEqualTo(400);
+      }
+      soft.assertThat(rig.state()).as("the state after the refused hook events").isEqualTo("idle");
 
       String command = "sleep 3 && echo approved > approved.txt";
       rig.model.then(
