@@ -114,7 +114,8 @@ public class MicroBenchmarks {
                 claudeHome,
                 claudeHome.resolve("codex"),
                 claudeHome.resolve("gemini"),
-                claudeHome.resolve("qwen")));
+                claudeHome.resolve("qwen"),
+                claudeHome.resolve("copilot")));
     return transcripts.turns(request).size();
   }
 }

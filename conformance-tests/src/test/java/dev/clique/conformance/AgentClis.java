@@ -15,14 +15,14 @@ final class AgentClis {
 
   /**
    * {@code agent-clis/node_modules/.bin}: where {@code claude}, {@code codex}, {@code gemini},
-   * {@code qwen} are.
+   * {@code qwen}, {@code copilot} are.
    */
   static Path bin() {
     Path bin =
         Path.of(System.getProperty("clique.agentClis", "agent-clis"), "node_modules", ".bin")
             .toAbsolutePath()
             .normalize();
-    for (String cli : new String[] {"claude", "codex", "gemini", "qwen"}) {
+    for (String cli : new String[] {"claude", "codex", "gemini", "qwen", "copilot"}) {
       if (!Files.isExecutable(bin.resolve(cli))) {
         throw new IllegalStateException(
             "the real " + cli + " is missing at " + bin + ": run the suites through `mvn verify`");

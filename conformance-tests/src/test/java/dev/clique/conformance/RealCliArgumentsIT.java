@@ -33,10 +33,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Each CLI is asked in the way that stops right after its parser, offline and at once: Claude
  * Code with {@code -p} and no input (its parser rejects unknown options and modes, then it says
  * input is needed, finds no session to resume, or refuses {@code bypassPermissions} to root), Codex
- * with {@code --help} at the end (clap parses and checks every value before it), Gemini CLI with no
- * key (yargs checks every value, then it asks for an auth method, or finds no session to resume),
- * Qwen Code with no provider and stdin closed (yargs again: then it finds no auth type for a run
- * without a terminal, or no session to resume). Every run has its own empty home.
+ * and GitHub Copilot CLI with {@code --help} at the end (each parses and checks every value before
+ * it), Gemini CLI with no key (yargs checks every value, then it asks for an auth method, or finds
+ * no session to resume), Qwen Code with no provider and stdin closed (yargs again: then it finds no
+ * auth type for a run without a terminal, or no session to resume). Every run has its own empty
+ * home.
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
 // Four CLIs, a dozen runs each; Qwen Code's start alone takes 8 to 17 s on a loaded 2-core machine.
@@ -62,6 +63,9 @@ class RealCliArgumentsIT {
           "codex",
           new Probe(
               List.of("--help"), out -> out.contains("Usage: codex") && !out.contains("error:")),
+          "copilot",
+          new Probe(
+              List.of("--help"), out -> out.contains("Usage: copilot") && !out.contains("error:")),
           "gemini",
           new Probe(
               List.of(),

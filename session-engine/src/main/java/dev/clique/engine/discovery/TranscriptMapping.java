@@ -29,6 +29,9 @@ import java.util.regex.Pattern;
  *   <li>Gemini CLI: the newest session of the folder's project that started since the process did.
  *   <li>Qwen Code: the id in its argv ({@code --session-id}, {@code --resume}); else the id its
  *       {@code sessions/<pid>.json} names (written by the process it re-executes itself as).
+ *   <li>GitHub Copilot CLI: the id in its argv ({@code --session-id}, {@code --resume}); else the
+ *       session whose folder holds the process's {@code inuse.<pid>.lock}; else the newest session
+ *       of the folder written since the process started.
  * </ul>
  */
 public final class TranscriptMapping {
@@ -80,8 +83,42 @@ public final class TranscriptMapping {
               roots,
               false,
               "the newest Gemini CLI session of " + found.cwd() + " since the process started");
+      case "copilot" -> copilot(found, roots, started);
       default -> new Mapped(request(kind, found, null, started), roots, false, "no transcript");
     };
+  }
+
+  private Mapped copilot(Found found, TranscriptRoots roots, Instant started) {
+    Optional<Mapped> named = byArgv("copilot", found, roots, started);
+    if (named.isPresent()) {
+      return named.get();
+    }
+    // Copilot marks the session it has open with inuse.<pid>.lock, the pid of its npm loader.
+    Path sessions = roots.copilotHome().resolve("session-state");
+    List<Long> tree = processes.tree(found.cliPid());
+    if (Files.isDirectory(sessions)) {
+      try (DirectoryStream<Path> dirs = Files.newDirectoryStream(sessions, Files::isDirectory)) {
+        for (Path dir : dirs) {
+          for (long pid : tree) {
+            if (Files.exists(dir.resolve("inuse." + pid + ".lock"))
+                && SAFE_ID.matcher(dir.getFileName().toString()).matches()) {
+              return new Mapped(
+                  request("copilot", found, dir.getFileName().toString(), started),
+                  roots,
+                  true,
+                  "the inuse." + pid + ".lock of its session folder");
+            }
+          }
+        }
+      } catch (IOException e) {
+        // unreadable: the folder decides below
+      }
+    }
+    return new Mapped(
+        request("copilot", found, null, started),
+        roots,
+        false,
+        "guessed: the newest Copilot session of " + found.cwd() + " since the process started");
   }
 
   private Mapped claude(Found found, TranscriptRoots roots, Instant started) {
@@ -183,7 +220,11 @@ public final class TranscriptMapping {
           Path codexHome = file.getParent().getParent().getParent().getParent().getParent();
           TranscriptRoots own =
               new TranscriptRoots(
-                  roots.claudeConfigDir(), codexHome, roots.geminiHome(), roots.qwenHome());
+                  roots.claudeConfigDir(),
+                  codexHome,
+                  roots.geminiHome(),
+                  roots.qwenHome(),
+                  roots.copilotHome());
           return new Mapped(
               request("codex", found, rollout.group(1), started),
               own,

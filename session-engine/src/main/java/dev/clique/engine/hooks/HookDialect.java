@@ -2,6 +2,8 @@ package dev.clique.engine.hooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.engine.state.Report;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /** What one CLI's hook events say of its state, and how the engine installs those hooks. */
@@ -39,12 +41,21 @@ public interface HookDialect {
     return settings(url);
   }
 
+  /**
+   * As {@link #settings(String)}, for a CLI that reads its hooks from files rather than from an
+   * argument: they are written under {@code dir} (clique's own), and the value names them.
+   */
+  default String settings(String url, Path dir) throws IOException {
+    return settings(url);
+  }
+
   /** The dialect a catalogue entry names ({@code hooks = "claude"}), if the engine knows it. */
   static Optional<HookDialect> named(String name) {
     return switch (name == null ? "" : name) {
       case "claude" -> Optional.of(new ClaudeHooks());
       case "codex" -> Optional.of(new CodexHooks());
       case "qwen" -> Optional.of(new QwenHooks());
+      case "copilot" -> Optional.of(new CopilotHooks());
       default -> Optional.empty();
     };
   }

@@ -55,8 +55,9 @@ final class Launch {
   private final Path hookFiles;
 
   /**
-   * @param hookFiles where the hook settings of a CLI that reads them from a file go, one file per
-   *     session, readable by its owner only
+   * @param hookFiles where hooks a CLI reads from files are written, in clique's own home: a file
+   *     per session that the pane's environment names, or the folder {@code {hook_settings}} names;
+   *     readable by their owner only
    */
   Launch(
       CliCatalogue catalogue,
@@ -198,9 +199,7 @@ final class Launch {
     Optional<HookDialect> hooks = HookDialect.named(cli.hooks());
     String hookUrl = engineUrl.get() + "/api/sessions/" + record.id() + "/hook";
     Optional<String> hookFileVariable = hooks.flatMap(HookDialect::settingsFileVariable);
-    values.put(
-        "hook_settings",
-        hooks.isEmpty() || hookFileVariable.isPresent() ? "" : hooks.get().settings(hookUrl));
+    values.put("hook_settings", hookFileVariable.isPresent() ? "" : hookSettings(cli, record.id()));
     boolean resuming = resume && record.cliSessionId() != null;
     List<String> argv = cli.launchArgv(binary, values, resuming);
     Map<String, String> env = new LinkedHashMap<>();
@@ -224,6 +223,22 @@ final class Launch {
           SessionException.Kind.FAILED, "the session could not be started: " + e.getMessage(), e);
     }
     requireStartedIn(record);
+  }
+
+  /** The value of {@code {hook_settings}}: the CLI's hooks to this session's hook route. */
+  private String hookSettings(CliDefinition cli, String id) throws SessionException {
+    Optional<HookDialect> dialect = HookDialect.named(cli.hooks());
+    if (dialect.isEmpty()) {
+      return "";
+    }
+    try {
+      return dialect.get().settings(engineUrl.get() + "/api/sessions/" + id + "/hook", hookFiles);
+    } catch (IOException e) {
+      throw new SessionException(
+          SessionException.Kind.FAILED,
+          "the CLI's hooks could not be written: " + e.getMessage(),
+          e);
+    }
   }
 
   /**

@@ -125,14 +125,7 @@ public final class SessionService implements AutoCloseable {
     this.views = new SessionViews(store, known, watcher, slowFacts, catalogue, this.tmux, clock);
     this.processes = new SessionProcesses(this.tmux, watcher);
     this.launch =
-        new Launch(
-            catalogue,
-            tokens,
-            this.tmux,
-            processes,
-            clock,
-            engineUrl,
-            store.directory().resolve("hooks"));
+        new Launch(catalogue, tokens, this.tmux, processes, clock, engineUrl, store.hookFiles());
     this.adoption = new Adoption(store, known, tmux, watcher, catalogue, tokens, clock);
     this.panes = new PaneReader(store, this.tmux, watcher);
     discovery.onChange(

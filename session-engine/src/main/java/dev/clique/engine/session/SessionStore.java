@@ -46,9 +46,9 @@ public final class SessionStore {
     return store;
   }
 
-  /** The folder the store's file is in: the clique home. */
-  Path directory() {
-    return file.toAbsolutePath().getParent();
+  /** Where hooks a CLI reads from files are written: next to this file, in clique's home. */
+  Path hookFiles() {
+    return file.resolveSibling("hooks");
   }
 
   public synchronized List<SessionRecord> all() {

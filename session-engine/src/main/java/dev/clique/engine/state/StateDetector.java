@@ -240,6 +240,11 @@ public final class StateDetector {
       return false;
     }
     long now = clock.millis();
+    if (p.report != null && p.reportAt >= p.screenAt) {
+      // The CLI just told of itself (a hook): its screen may have turned with it (Copilot's last
+      // failed retry draws its error as it fires its hook), so the screen counts at once.
+      return true;
+    }
     if (p.inProof(now)) {
       return p.screenAt < 0 || now - p.screenAt >= PROOF_EVERY_MILLIS;
     }

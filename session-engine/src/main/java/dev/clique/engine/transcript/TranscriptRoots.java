@@ -17,13 +17,20 @@ import java.util.Set;
  * @param codexHome Codex's home, holding {@code sessions/}
  * @param geminiHome Gemini CLI's {@code .gemini} directory, holding {@code tmp/}
  * @param qwenHome Qwen Code's {@code .qwen} directory, holding {@code projects/}
+ * @param copilotHome GitHub Copilot CLI's home, holding {@code session-state/}
  */
 public record TranscriptRoots(
-    Path claudeConfigDir, Path codexHome, Path geminiHome, Path qwenHome) {
+    Path claudeConfigDir, Path codexHome, Path geminiHome, Path qwenHome, Path copilotHome) {
 
   /** The variables that choose the roots: each CLI's own, and {@code HOME} for its default. */
   public static final Set<String> VARIABLES =
-      Set.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "QWEN_HOME");
+      Set.of(
+          "HOME",
+          "CLAUDE_CONFIG_DIR",
+          "CODEX_HOME",
+          "GEMINI_CLI_HOME",
+          "QWEN_HOME",
+          "COPILOT_HOME");
 
   /** Checks that every root is present. */
   public TranscriptRoots {
@@ -31,13 +38,28 @@ public record TranscriptRoots(
     Objects.requireNonNull(codexHome, "codexHome");
     Objects.requireNonNull(geminiHome, "geminiHome");
     Objects.requireNonNull(qwenHome, "qwenHome");
+    Objects.requireNonNull(copilotHome, "copilotHome");
+  }
+
+  /**
+   * The roots of the first three CLIs, the others' homes beside Gemini CLI's ({@code .qwen}, {@code
+   * .copilot}), as in one user's home.
+   */
+  public TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
+    this(
+        claudeConfigDir,
+        codexHome,
+        geminiHome,
+        geminiHome.resolveSibling(".qwen"),
+        geminiHome.resolveSibling(".copilot"));
   }
 
   /**
    * The roots the CLIs themselves would use: {@code CLAUDE_CONFIG_DIR} (default {@code ~/.claude}),
    * {@code CODEX_HOME} (default {@code ~/.codex}) and {@code $GEMINI_CLI_HOME/.gemini} ({@code
-   * GEMINI_CLI_HOME} replaces the home directory, default {@code ~/.gemini}) and {@code QWEN_HOME}
-   * (default {@code ~/.qwen}). Blank variables count as unset.
+   * GEMINI_CLI_HOME} replaces the home directory, default {@code ~/.gemini}), {@code QWEN_HOME}
+   * (default {@code ~/.qwen}) and {@code COPILOT_HOME} (default {@code ~/.copilot}). Blank
+   * variables count as unset.
    *
    * @param env the variables: the engine's, or those a session's process was started with
    * @param userHome the user's home directory
@@ -49,7 +71,8 @@ public record TranscriptRoots(
     Path codex = dir(env, "CODEX_HOME", userHome.resolve(".codex"));
     Path gemini = dir(env, "GEMINI_CLI_HOME", userHome).resolve(".gemini");
     Path qwen = dir(env, "QWEN_HOME", userHome.resolve(".qwen"));
-    return new TranscriptRoots(claude, codex, gemini, qwen);
+    Path copilot = dir(env, "COPILOT_HOME", userHome.resolve(".copilot"));
+    return new TranscriptRoots(claude, codex, gemini, qwen, copilot);
   }
 
   /**
@@ -72,7 +95,8 @@ public record TranscriptRoots(
         geminiCliHome == null || geminiCliHome.isBlank()
             ? geminiHome
             : Path.of(geminiCliHome.strip()).resolve(".gemini"),
-        dir(sessionEnv, "QWEN_HOME", qwenHome));
+        dir(sessionEnv, "QWEN_HOME", qwenHome),
+        dir(sessionEnv, "COPILOT_HOME", copilotHome));
   }
 
   /**

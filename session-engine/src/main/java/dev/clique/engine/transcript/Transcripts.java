@@ -15,12 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the conversation of a Claude Code, Codex, Gemini CLI or Qwen Code session from the
- * transcript file the CLI writes: what the person typed and the assistant's prose, oldest first,
- * consecutive turns of one role merged by a blank line, at most the last 300 turns. A file is read
- * backwards from its end until it holds more than 300 turns, never further than 12 MiB from its end
- * however large it is, and an unchanged file is not read again. Thread-safe; keep one instance for
- * the engine's lifetime so its cache pays off.
+ * Reads the conversation of a Claude Code, Codex, Gemini CLI, Qwen Code or GitHub Copilot CLI
+ * session from the transcript file the CLI writes: what the person typed and the assistant's prose,
+ * oldest first, consecutive turns of one role merged by a blank line, at most the last 300 turns. A
+ * file is read backwards from its end until it holds more than 300 turns, never further than 12 MiB
+ * from its end however large it is, and an unchanged file is not read again. Thread-safe; keep one
+ * instance for the engine's lifetime so its cache pays off.
  *
  * <p>A request that carries its session's environment is looked up where that environment sends the
  * CLI ({@link TranscriptRoots#forSession}); one without, under the roots given here.
@@ -36,7 +36,7 @@ public final class Transcripts {
 
   private static final Set<String> KINDS =
       Collections.unmodifiableSet(
-          new LinkedHashSet<>(List.of("claude", "codex", "gemini", "qwen")));
+          new LinkedHashSet<>(List.of("claude", "codex", "gemini", "qwen", "copilot")));
 
   /** Looked up on first use: a call that goes well never starts the logging machinery. */
   private static final class Log {
@@ -59,11 +59,13 @@ public final class Transcripts {
   private final TranscriptReader codexReader = new CodexTranscriptReader();
   private final TranscriptReader geminiReader = new GeminiTranscriptReader();
   private final TranscriptReader qwenReader = new QwenTranscriptReader();
+  private final TranscriptReader copilotReader = new CopilotTranscriptReader();
   private final UsageCache usages = new UsageCache(tails.bytesRead());
   private final UsageReader claudeUsage = new ClaudeUsageReader();
   private final UsageReader codexUsage = new CodexUsageReader();
   private final UsageReader geminiUsage = new GeminiUsageReader();
   private final UsageReader qwenUsage = new QwenUsageReader();
+  private final UsageReader copilotUsage = new CopilotUsageReader();
 
   private final Map<TranscriptRoots, Map<String, Source>> sourcesByRoots =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -105,12 +107,14 @@ public final class Transcripts {
             geminiReader,
             geminiUsage),
         "qwen",
-        new Source(new QwenTranscriptLocator(roots.qwenHome()), qwenReader, qwenUsage));
+        new Source(new QwenTranscriptLocator(roots.qwenHome()), qwenReader, qwenUsage),
+        "copilot",
+        new Source(new CopilotTranscriptLocator(roots.copilotHome()), copilotReader, copilotUsage));
   }
 
   /**
    * The session kinds that have a transcript reader: {@code claude}, {@code codex}, {@code gemini},
-   * {@code qwen}.
+   * {@code qwen}, {@code copilot}.
    */
   public static Set<String> kinds() {
     return KINDS;

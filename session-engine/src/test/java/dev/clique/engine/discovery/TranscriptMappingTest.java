@@ -34,7 +34,11 @@ class TranscriptMappingTest {
     project =
         Files.createDirectories(
             new TranscriptRoots(
-                    config, dir.resolve("codex"), dir.resolve("gemini"), dir.resolve("qwen"))
+                    config,
+                    dir.resolve("codex"),
+                    dir.resolve("gemini"),
+                    dir.resolve("qwen"),
+                    dir.resolve("copilot"))
                 .claudeProjectDir(CWD));
     mapping = new TranscriptMapping(new Processes(proc));
   }
@@ -159,6 +163,38 @@ class TranscriptMappingTest {
     TranscriptMapping.Mapped guessed = mapping.map(claude("claude"), "claude", dir);
     assertThat(guessed.request().cliSessionId()).isEqualTo("this-one");
     assertThat(guessed.exact()).isFalse();
+  }
+
+  @Test
+  void copilotsArgvNamesItsSession() {
+    TranscriptMapping.Mapped mapped =
+        mapping.map(
+            found("copilot", Map.of(), "copilot", "--resume=5f0c9a2e-1111-4c3b-9d1e-222233334444"),
+            "copilot",
+            dir);
+    assertThat(mapped.request().cliSessionId()).isEqualTo("5f0c9a2e-1111-4c3b-9d1e-222233334444");
+    assertThat(mapped.exact()).isTrue();
+  }
+
+  @Test
+  void copilotIsMappedByTheInUseLockOfItsProcessElseGuessedByItsFolder() throws Exception {
+    Path copilotHome = dir.resolve("copilot-home");
+    Path sessions = Files.createDirectories(copilotHome.resolve("session-state"));
+    Files.createDirectories(sessions.resolve("other-session"));
+    Files.writeString(sessions.resolve("other-session/inuse.1.lock"), "1");
+    Found copilot = found("copilot", Map.of("COPILOT_HOME", copilotHome.toString()), "copilot");
+
+    TranscriptMapping.Mapped guessed = mapping.map(copilot, "copilot", dir);
+    assertThat(guessed.request().cliSessionId()).isNull();
+    assertThat(guessed.exact()).isFalse();
+    assertThat(guessed.roots().copilotHome()).isEqualTo(copilotHome);
+
+    Files.createDirectories(sessions.resolve("its-session"));
+    Files.writeString(sessions.resolve("its-session/inuse." + PID + ".lock"), "" + PID);
+    TranscriptMapping.Mapped locked = mapping.map(copilot, "copilot", dir);
+    assertThat(locked.request().cliSessionId()).isEqualTo("its-session");
+    assertThat(locked.exact()).isTrue();
+    assertThat(locked.evidence()).contains("inuse." + PID + ".lock");
   }
 
   @Test

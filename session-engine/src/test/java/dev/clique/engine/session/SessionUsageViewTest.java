@@ -47,7 +47,8 @@ class SessionUsageViewTest {
             dir.resolve(".claude"),
             dir.resolve(".codex"),
             dir.resolve(".gemini"),
-            dir.resolve(".qwen"));
+            dir.resolve(".qwen"),
+            dir.resolve(".copilot"));
     service =
         new SessionService(
             SessionStore.open(dir.resolve("state.json")),

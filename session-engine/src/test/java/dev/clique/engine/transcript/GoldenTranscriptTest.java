@@ -47,6 +47,16 @@ class GoldenTranscriptTest {
     assertGolden("qwen", transcript);
   }
 
+  static Stream<Path> copilotCases() throws Exception {
+    return cases("copilot");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("copilotCases")
+  void copilotEventsGiveTheExpectedTurns(Path transcript) throws IOException {
+    assertGolden("copilot", transcript);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("claudeCases")
   void claudeTranscriptGivesTheExpectedTurns(Path transcript) throws IOException {

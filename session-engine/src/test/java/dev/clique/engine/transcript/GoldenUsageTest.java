@@ -38,6 +38,16 @@ class GoldenUsageTest {
     return cases("gemini");
   }
 
+  static Stream<Path> copilotCases() throws Exception {
+    return cases("copilot");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("copilotCases")
+  void copilotEventsGiveTheExpectedUsage(Path transcript) throws IOException {
+    assertGolden("copilot", transcript);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("claudeCases")
   void claudeTranscriptGivesTheExpectedUsage(Path transcript) throws IOException {

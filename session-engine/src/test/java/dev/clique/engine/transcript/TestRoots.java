@@ -12,6 +12,7 @@ final class TestRoots {
         home.resolve(".claude"),
         home.resolve(".codex"),
         home.resolve(".gemini"),
-        home.resolve(".qwen"));
+        home.resolve(".qwen"),
+        home.resolve(".copilot"));
   }
 }

@@ -22,7 +22,8 @@ class TranscriptRootsTest {
                 HOME.resolve(".claude"),
                 HOME.resolve(".codex"),
                 HOME.resolve(".gemini"),
-                HOME.resolve(".qwen")));
+                HOME.resolve(".qwen"),
+                HOME.resolve(".copilot")));
   }
 
   @Test
@@ -79,7 +80,8 @@ class TranscriptRootsTest {
                 HOME.resolve(".claude"),
                 Path.of("/pane/codex"),
                 HOME.resolve(".gemini"),
-                HOME.resolve(".qwen")));
+                HOME.resolve(".qwen"),
+                HOME.resolve(".copilot")));
     assertThat(engine.forSession(Map.of())).isEqualTo(engine);
   }
 

@@ -22,8 +22,8 @@ class TranscriptsTest {
   }
 
   @Test
-  void theKindsWithAReaderAreClaudeCodexAndGemini() {
-    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini", "qwen");
+  void theKindsWithAReaderAreClaudeCodexGeminiQwenAndCopilot() {
+    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini", "qwen", "copilot");
   }
 
   @Test

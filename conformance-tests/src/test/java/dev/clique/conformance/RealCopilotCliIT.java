@@ -1,0 +1,709 @@
+package dev.clique.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.clique.engine.tmux.TmuxException;
+import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.models.OpenAiModelServer;
+import dev.clique.models.ScriptedModelServer.Step;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
+import org.assertj.core.api.SoftAssertions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The real GitHub Copilot CLI 1.0.102 as a clique session, against a scripted Responses API on
+ * loopback: each screen a person sees, and the state {@code GET /api/state} reports for it and how
+ * soon.
+ *
+ * <p>Copilot reaches only loopback: its own model provider ({@code COPILOT_PROVIDER_BASE_URL}, type
+ * {@code openai}, {@code COPILOT_PROVIDER_WIRE_API=responses}, a fake key), {@code
+ * COPILOT_OFFLINE=true} (no GitHub sign-in, telemetry, web tools or auto-update), and every proxy
+ * variable pointing at a loopback trap that refuses and records what tried to go out. Each rig has
+ * its own engine, {@code HOME} and {@code COPILOT_HOME}; only Copilot's unpacked program (its
+ * {@code XDG_CACHE_HOME}, 235 MB) is shared between them, under {@code target/}. One session is
+ * taken through the scenarios in turn, as a person would: the folder-trust screen, the ready
+ * prompt, a streamed answer, a command that needs approval, the approval, the done screen, an API
+ * error, its conversation against Copilot's own record, and a kill. A line per screen goes to
+ * stderr: screen, expected, reported, delay.
+ */
+@ExtendWith(LeavesRealThingsUntouched.class)
+class RealCopilotCliIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** "Visible within about a second of the screen", plus one poll. */
+  private static final long VISIBLE_MS = 1_100;
+
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  private static final List<String> TABLE = Collections.synchronizedList(new ArrayList<>());
+
+  @AfterAll
+  static void printTable() {
+    System.err.printf(
+        "%n%-58s %-9s %-24s %9s %6s  %s%n",
+        "screen", "expected", "reported", "delay ms", "wait", "source");
+    TABLE.forEach(System.err::println);
+  }
+
+  @Test
+  @Timeout(value = 300, unit = TimeUnit.SECONDS)
+  void oneSessionFromFolderTrustThroughApprovalAndAnApiErrorToItsKill() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    try (Rig rig = Rig.start("one", "")) {
+      rig.create(null);
+      rig.observe(
+              "trust: folder trust screen",
+              screen -> screen.contains("Do you trust the files in this folder?"),
+              "waiting",
+              Duration.ofSeconds(60),
+              Duration.ofSeconds(6))
+          .check(soft);
+      soft.assertThat(rig.session().path("attention").path("kind").asText(null))
+          .as("attention.kind on the folder trust screen")
+          .isEqualTo("trust");
+      rig.send(Map.of("key", "Enter")); // "1. Yes", for this session only
+      rig.observe(
+              "ready prompt after trusting",
+              Rig::readyPrompt,
+              "idle",
+              Duration.ofSeconds(30),
+              Duration.ofSeconds(6))
+          .check(soft);
+      soft.assertThat(rig.engine.awaitCliVersion(rig.admin, rig.id, Duration.ofSeconds(5)))
+          .as("cli_version of the session")
+          .isEqualTo(AgentClis.pinned("@github/copilot"));
+
+      String answer =
+          "Counting slowly: one, two, three, four, five, six, seven, eight, nine, ten, eleven,"
+              + " twelve. All done counting.";
+      rig.model.then(new Step.SlowText(answer, 24, Duration.ofSeconds(10)));
+      rig.prompt(soft, "Count to twelve slowly");
+      rig.observe(
+              "stream: answer streaming in",
+              screen -> screen.contains("Counting slowly: one") && !screen.contains("All done"),
+              "working",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(4))
+          .check(soft);
+      List<String> notWorking = new ArrayList<>();
+      long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+      while (System.nanoTime() < until) {
+        String state = rig.state();
+        if (rig.screen().contains("All done counting.")) {
+          break;
+        }
+        if (!"working".equals(state)) {
+          notWorking.add(state + " at " + rig.since() + " ms");
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      soft.assertThat(notWorking)
+          .as("states other than working while the answer was still streaming")
+          .isEmpty();
+      rig.observe(
+              "stream: answer done",
+              screen -> screen.contains("All done counting.") && Rig.readyPrompt(screen),
+              "idle",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(6))
+          .check(soft);
+      rig.holds(soft, "stream: answer done", "idle", Duration.ofSeconds(3));
+      // What no Copilot hook sends is refused and changes nothing: no event name, another CLI's
+      // event, an input that is no object, no JSON at all.
+      for (String bad :
+          List.of(
+              "{\"input\": {}}",
+              "{\"hook_event_name\": \"Stop\", \"input\": {}}",
+              "{\"hook_event_name\": \"userPromptSubmitted\", \"input\": \"working\"}",
+              "{\"hook_event_name\": \"userPromptSubmitted\", \"input\": {}",
+              "[\"permissionRequest\"]")) {
+        HttpResponse<String> refused =
+            rig.engine.post("/api/sessions/" + rig.id + "/hook", rig.admin, bad);
+        soft.assertThat(refused.statusCode()).as("hook %s: %s", bad, refused.body()).isEqualTo(400);
+      }
+      soft.assertThat(rig.state()).as("the state after the refused hook events").isEqualTo("idle");
+
+      String command = "sleep 3 && echo approved > approved.txt";
+      rig.model.then(
+          new Step.ToolCall(
+              "bash",
+              JSON.writeValueAsString(
+                  Map.of("command", command, "description", "Write approved.txt"))),
+          new Step.Text("The file is written."));
+      rig.prompt(soft, "Write approved.txt");
+      rig.observe(
+              "approval: run this command?",
+              screen -> screen.contains("Do you want to run this command?"),
+              "waiting",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(6))
+          .check(soft);
+      rig.holds(soft, "approval: run this command?", "waiting", Duration.ofSeconds(5));
+      JsonNode attention = rig.session().path("attention");
+      soft.assertThat(attention.path("kind").asText(null))
+          .as("attention.kind on the approval: %s", attention)
+          .isEqualTo("permission");
+      soft.assertThat(attention.path("detail").asText(""))
+          .as("attention.detail names the command")
+          .contains("echo approved > approved.txt");
+      rig.send(Map.of("key", "Enter")); // "1. Yes"
+      rig.observe(
+              "approval: approved, command running",
+              screen ->
+                  !screen.contains("Do you want to run this command?")
+                      && !screen.contains("The file is written."),
+              "working",
+              Duration.ofSeconds(10),
+              Duration.ofSeconds(3))
+          .check(soft);
+      rig.observe(
+              "approval: done",
+              screen -> screen.contains("The file is written.") && Rig.readyPrompt(screen),
+              "idle",
+              Duration.ofSeconds(20),
+              Duration.ofSeconds(6))
+          .check(soft);
+      soft.assertThat(rig.project.resolve("approved.txt")).as("the approved command ran").exists();
+      soft.assertThat(rig.sources)
+          .as("Copilot's own hooks decided the approval and the done screens")
+          .containsEntry("approval: run this command?", "hook permissionRequest bash")
+          .containsEntry("approval: done", "hook agentStop")
+          .containsEntry("stream: answer done", "hook agentStop");
+
+      // Copilot retries a 500 five times (about 15 s) before it gives up on screen.
+      for (int i = 0; i < 6; i++) {
+        rig.model.then(new Step.Failure(500, "server_error", "The scripted model failed."));
+      }
+      rig.prompt(soft, "Summarise the README");
+      rig.observe(
+              "error: API error (500, retries spent)",
+              screen -> screen.contains("Failed to get response from the AI model"),
+              "error",
+              Duration.ofSeconds(60),
+              Duration.ofSeconds(6))
+          .check(soft);
+      rig.holds(soft, "error: API error (500, retries spent)", "error", Duration.ofSeconds(3));
+      soft.assertThat(rig.session().path("attention").path("kind").asText(null))
+          .as("attention.kind after the API error")
+          .isEqualTo("error");
+
+      Path events =
+          rig.copilotHome.resolve("session-state").resolve(rig.id).resolve("events.jsonl");
+      ArrayNode own = ownTurns(events);
+      JsonNode turns =
+          RecordedConversation.turns(
+              rig.engine, rig.admin, rig.id, own.size(), Duration.ofSeconds(10));
+      System.err.printf(
+          "copilot-real | conversation turns: %d read by clique, %d in Copilot's own record%n",
+          turns.size(), own.size());
+      RecordedConversation.keep(
+          events, "copilot-" + AgentClis.pinned("@github/copilot") + "-events.jsonl");
+      soft.assertThat(own)
+          .as("Copilot's own record holds the three prompts and two answers")
+          .hasSize(5);
+      soft.assertThat(turns)
+          .as("the conversation, turn for turn, against %s", events)
+          .isEqualTo(own);
+      List<ProcessHandle> processes = rig.processes();
+      System.err.printf(
+          "[kill] session processes: %s%n",
+          processes.stream().map(SessionProcesses::describe).toList());
+      HttpResponse<String> killed =
+          rig.engine.post("/api/sessions/" + rig.id + "/kill", rig.admin, "{}");
+      soft.assertThat(killed.statusCode()).as("kill: %s", killed.body()).isEqualTo(200);
+      rig.observe(
+              "kill: killed",
+              screen -> !rig.tmuxSessionExists(),
+              "stopped",
+              Duration.ofSeconds(5),
+              Duration.ofSeconds(5))
+          .check(soft);
+      List<String> survivors = SessionProcesses.survivors(processes, Duration.ofSeconds(5));
+      TABLE.add(
+          String.format(
+              "%-58s %-9s %-24s",
+              "kill: processes after kill", "0", survivors.size() + " of " + processes.size()));
+      soft.assertThat(survivors).as("processes of the session 5 s after kill").isEmpty();
+      SessionProcesses.stop(processes);
+      soft.assertThat(rig.trap.attempts()).as("requests that tried to leave loopback").isEmpty();
+    }
+    soft.assertAll();
+  }
+
+  @Test
+  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  void aCopilotThatExitsAtStartIsStoppedWithItsStatus() throws Exception {
+    SoftAssertions soft = new SoftAssertions();
+    // A session id that is no UUID: Copilot says so and exits 1 before its TUI starts.
+    try (Rig rig =
+        Rig.start(
+            "exit",
+            "[cli.copilot]\ncommand = \"copilot\"\nargs = [\"--session-id\", \"not-a-uuid\"]\n")) {
+      rig.create(null);
+      rig.observe(
+              "exit: Copilot exits at start",
+              screen -> !rig.tmuxSessionExists() || Tmux.paneDead(rig.engine.socket, rig.id),
+              "stopped",
+              Duration.ofSeconds(30),
+              Duration.ofSeconds(5))
+          .check(soft);
+      JsonNode stopped = rig.session();
+      long exited = System.nanoTime() + Duration.ofSeconds(3).toNanos();
+      while (!stopped.path("exit_status").isInt() && System.nanoTime() < exited) {
+        Thread.sleep(POLL.toMillis());
+        stopped = rig.session();
+      }
+      String lastLines =
+          rig.state("/api/sessions/" + rig.id + "/peek?lines=20").path("lines").toString();
+      TABLE.add(
+          String.format(
+              "%-58s %-9s %s",
+              "exit: exit status, last lines",
+              "1",
+              stopped.path("exit_status") + ", " + lastLines));
+      soft.assertThat(stopped.path("exit_status").asInt(-1))
+          .as("a CLI that exited says how: %s", stopped)
+          .isEqualTo(1);
+      soft.assertThat(lastLines)
+          .as("its last screen stays readable")
+          .contains("No session or task matched");
+    }
+    soft.assertAll();
+  }
+
+  /** The turns of Copilot's own record, read here on their own: its user and assistant messages. */
+  static ArrayNode ownTurns(Path events) throws IOException {
+    ArrayNode turns = JSON.createArrayNode();
+    for (String line : Files.readAllLines(events)) {
+      JsonNode event = JSON.readTree(line);
+      String type = event.path("type").asText();
+      String text = event.path("data").path("content").asText("").strip();
+      String role =
+          type.equals("user.message")
+              ? "user"
+              : type.equals("assistant.message") ? "assistant" : null;
+      if (role == null || text.isEmpty()) {
+        continue;
+      }
+      if (!turns.isEmpty() && turns.get(turns.size() - 1).path("role").asText().equals(role)) {
+        String joined = turns.get(turns.size() - 1).path("text").asText() + "\n\n" + text;
+        ((com.fasterxml.jackson.databind.node.ObjectNode) turns.get(turns.size() - 1))
+            .put("text", joined);
+      } else {
+        turns.addObject().put("role", role).put("text", text);
+      }
+    }
+    return turns;
+  }
+
+  /** What was seen of one screen: when it showed, what the engine said, and how soon. */
+  record Observation(
+      String screen, String expected, String reported, long delayMs, Long waitLagMs) {
+    void check(SoftAssertions soft) {
+      soft.assertThat(reported).as("state on \"%s\"", screen).isEqualTo(expected);
+      soft.assertThat(delayMs)
+          .as("ms from \"%s\" on the pane to state %s (-1: never)", screen, expected)
+          .isBetween(0L, VISIBLE_MS);
+      if (delayMs >= 0) {
+        soft.assertThat(waitLagMs)
+            .as("ms from /api/state showing %s on \"%s\" to a wait answering it", expected, screen)
+            .isNotNull()
+            .isLessThanOrEqualTo(WaitProbe.WITHIN.toMillis());
+      }
+    }
+  }
+
+  /** One real Copilot under a throwaway engine, with its own model server, homes and project. */
+  private static final class Rig implements AutoCloseable {
+    final String name;
+    final OpenAiModelServer model;
+    final OutsideTrafficTrap trap;
+    final ThrowawayEngine engine;
+    final Path project;
+    final Path copilotHome;
+    final String admin;
+    private final long started = System.nanoTime();
+    String id;
+    private WaitProbe probe;
+
+    /** Per observed screen: who decided its state ({@code state_source}: authority, evidence). */
+    final Map<String, String> sources = new LinkedHashMap<>();
+
+    private Rig(
+        String name,
+        OpenAiModelServer model,
+        OutsideTrafficTrap trap,
+        ThrowawayEngine engine,
+        Path project,
+        Path copilotHome,
+        String admin) {
+      this.name = name;
+      this.model = model;
+      this.trap = trap;
+      this.engine = engine;
+      this.project = project;
+      this.copilotHome = copilotHome;
+      this.admin = admin;
+    }
+
+    /**
+     * An engine whose panes find the real copilot, reaching only loopback; {@code clis}: an
+     * override.
+     */
+    static Rig start(String name, String clis) throws IOException, InterruptedException {
+      OpenAiModelServer model = new OpenAiModelServer();
+      OutsideTrafficTrap trap = new OutsideTrafficTrap();
+      ThrowawayEngine engine = ThrowawayEngine.prepare();
+      try {
+        Path home = Files.createDirectories(engine.home.resolve("copilot-user-home"));
+        Path copilotHome = Files.createDirectories(home.resolve(".copilot"));
+        Path project = Files.createDirectories(engine.workdir.resolve("workspace").resolve("app"));
+        Files.writeString(project.resolve("README.md"), "# app\n");
+        if (!clis.isEmpty()) {
+          Files.writeString(engine.home.resolve("clis.toml"), clis);
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", AgentClis.path());
+        env.put("HOME", home.toString());
+        env.put("COPILOT_HOME", copilotHome.toString());
+        // Copilot unpacks its program (235 MB) under the cache on first start: once for the suite.
+        env.put(
+            "XDG_CACHE_HOME",
+            Files.createDirectories(Path.of("target", "copilot-cache"))
+                .toAbsolutePath()
+                .toString());
+        env.put("COPILOT_PROVIDER_BASE_URL", model.baseUrl());
+        env.put("COPILOT_PROVIDER_TYPE", "openai");
+        env.put("COPILOT_PROVIDER_WIRE_API", "responses");
+        env.put("COPILOT_PROVIDER_API_KEY", "sk-scripted-not-a-key");
+        env.put("COPILOT_MODEL", "gpt-test");
+        env.put("COPILOT_OFFLINE", "true");
+        env.put("COPILOT_AUTO_UPDATE", "false");
+        for (String proxy : List.of("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy")) {
+          env.put(proxy, trap.url());
+        }
+        env.put("NO_PROXY", "127.0.0.1,localhost");
+        env.put("no_proxy", "127.0.0.1,localhost");
+        engine.withEnv(env).start();
+        String admin = engine.mintToken("copilot-" + name, false);
+        return new Rig(name, model, trap, engine, project, copilotHome, admin);
+      } catch (IOException | InterruptedException | RuntimeException | Error e) {
+        engine.close();
+        model.close();
+        trap.close();
+        throw e;
+      }
+    }
+
+    void create(String mode) throws IOException, InterruptedException {
+      Map<String, String> body = new LinkedHashMap<>();
+      body.put("cli", "copilot");
+      body.put("cwd", project.toString());
+      body.put("name", "copilot-" + name);
+      if (mode != null) {
+        body.put("mode", mode);
+      }
+      HttpResponse<String> created =
+          engine.post("/api/sessions", admin, JSON.writeValueAsString(body));
+      assertThat(created.statusCode()).as("POST /api/sessions: %s", created.body()).isEqualTo(201);
+      id = JSON.readTree(created.body()).path("id").asText();
+      probe = WaitProbe.start(engine, admin, id);
+    }
+
+    JsonNode state(String path) throws IOException, InterruptedException {
+      HttpResponse<String> response = engine.get(path, admin);
+      assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
+      return JSON.readTree(response.body());
+    }
+
+    /** This session's row of {@code GET /api/state}. */
+    JsonNode session() throws IOException, InterruptedException {
+      for (JsonNode row : state("/api/state").path("sessions")) {
+        if (id.equals(row.path("id").asText())) {
+          return row;
+        }
+      }
+      throw new AssertionError("no session " + id + " in /api/state");
+    }
+
+    String state() throws IOException, InterruptedException {
+      return session().path("state").asText();
+    }
+
+    /** The pane as a person sees it now ({@code capture-pane -p -J}); "" once it is gone. */
+    String screen() throws IOException, InterruptedException {
+      Process capture =
+          new ProcessBuilder("tmux", "-L", engine.socket, "capture-pane", "-p", "-J", "-t", id)
+              .redirectErrorStream(false)
+              .start();
+      String out = new String(capture.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      capture.getErrorStream().readAllBytes();
+      if (!capture.waitFor(10, TimeUnit.SECONDS)) {
+        capture.destroyForcibly();
+        throw new IOException("tmux capture-pane hung");
+      }
+      return capture.exitValue() == 0 ? out : "";
+    }
+
+    /** The session's processes now. */
+    List<ProcessHandle> processes() throws TmuxException {
+      return SessionProcesses.of(new TmuxProcess("tmux", engine.socket, Duration.ofSeconds(5)), id);
+    }
+
+    boolean tmuxSessionExists() {
+      try {
+        return Tmux.sessions(engine.socket).contains(id);
+      } catch (IOException e) {
+        return false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
+    }
+
+    void send(Map<String, Object> body) throws IOException, InterruptedException {
+      HttpResponse<String> sent =
+          engine.post("/api/sessions/" + id + "/send", admin, JSON.writeValueAsString(body));
+      assertThat(sent.statusCode()).as("POST send %s: %s", body, sent.body()).isEqualTo(200);
+    }
+
+    /**
+     * Types {@code prompt} and Enter in one {@code POST /send {"text", "enter": true}}, and checks
+     * that it reached the model as a turn, as a person typing it would expect.
+     */
+    void prompt(SoftAssertions soft, String prompt) throws IOException, InterruptedException {
+      send(Map.of("text", prompt, "enter", true));
+      // Copilot sends the prompt after a <current_datetime> envelope of its own.
+      BooleanSupplier reached =
+          () ->
+              model.mainTurns().stream()
+                  .anyMatch(r -> OpenAiModelServer.lastUserText(r).endsWith(prompt));
+      boolean submitted = waitUntil(reached, Duration.ofSeconds(10));
+      soft.assertThat(submitted)
+          .as("POST /send {\"text\": \"%s\", \"enter\": true} submitted the prompt", prompt)
+          .isTrue();
+      if (!submitted) {
+        // TEST-ONLY WORKAROUND, not what a client should need: a prompt that did not reach the
+        // model is
+        // reported as a failure above; a second Enter lets the later screens still be seen.
+        System.err.printf("[%s] workaround: a second Enter to submit %s%n", name, prompt);
+        System.err.printf(
+            "[%s] the model got %s; the pane shows:%n%s%n",
+            name,
+            model.received().stream().map(OpenAiModelServer::lastUserText).toList(),
+            screen());
+        send(Map.of("key", "Enter"));
+        assertThat(waitUntil(reached, Duration.ofSeconds(5)))
+            .as("the prompt reached the model after the workaround Enter")
+            .isTrue();
+      }
+    }
+
+    /**
+     * Polls the pane and the state every 100 ms: waits up to {@code appear} for the screen, then up
+     * to {@code patience} (default 6 s) for {@code expected}; one table row.
+     */
+    Observation observe(
+        String screen, Predicate<String> shown, String expected, Duration appear, Duration patience)
+        throws IOException, InterruptedException {
+      long deadline = System.nanoTime() + appear.toNanos();
+      long shownAt = -1;
+      while (System.nanoTime() < deadline) {
+        if (shown.test(screen())) {
+          shownAt = System.nanoTime();
+          break;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      if (shownAt < 0) {
+        String last = screen();
+        TABLE.add(row(screen, expected, "(screen never shown)", -1, null));
+        throw new AssertionError(
+            "the screen \"" + screen + "\" did not show within " + appear + "; pane:\n" + last);
+      }
+      List<String> seen = new ArrayList<>();
+      long delay = -1;
+      long wait = (patience == null ? Duration.ofSeconds(6) : patience).toNanos();
+      String source = "";
+      Long waitLag = null;
+      while (System.nanoTime() - shownAt < wait) {
+        JsonNode session = session();
+        long seenAt = System.nanoTime();
+        String state = session.path("state").asText();
+        if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(state)) {
+          seen.add(state);
+        }
+        if (state.equals(expected)) {
+          delay = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - shownAt);
+          source =
+              session.at("/state_source/authority").asText()
+                  + " "
+                  + session.at("/state_source/evidence").asText();
+          sources.put(screen, source);
+          waitLag = probe.lagMillis(expected, seenAt);
+          break;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      String reported = delay >= 0 ? expected : String.join(">", seen);
+      TABLE.add(row(screen, expected, reported, delay, waitLag) + "  " + source);
+      return new Observation(screen, expected, delay >= 0 ? expected : reported, delay, waitLag);
+    }
+
+    /** Checks that the state stays {@code expected} for {@code duration}; one table row. */
+    void holds(SoftAssertions soft, String screen, String expected, Duration duration)
+        throws IOException, InterruptedException {
+      long start = System.nanoTime();
+      String changed = null;
+      long changedAt = -1;
+      while (System.nanoTime() - start < duration.toNanos()) {
+        String state = state();
+        if (!state.equals(expected)) {
+          changed = state;
+          changedAt = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+          break;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      String label = screen + " (still, " + duration.toSeconds() + " s)";
+      TABLE.add(
+          row(
+              label,
+              expected,
+              changed == null ? expected : changed + " after " + changedAt,
+              0,
+              null));
+      soft.assertThat(changed)
+          .as("state on \"%s\" %d ms later (expected %s to hold)", screen, changedAt, expected)
+          .isNull();
+    }
+
+    long since() {
+      return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    }
+
+    /** Its input box with the footer of a Copilot that waits for a prompt. */
+    static boolean readyPrompt(String screen) {
+      return screen.contains("/ commands · ? help")
+          && !screen.contains("Do you trust the files in this folder?")
+          && !screen.contains("Do you want to run this command?");
+    }
+
+    private String row(String screen, String expected, String reported, long delay, Long waitLag) {
+      String lag = waitLag == null ? "" : (waitLag > 0 ? "+" : "") + waitLag;
+      return String.format("%-58s %-9s %-24s %9d %6s", screen, expected, reported, delay, lag);
+    }
+
+    @Override
+    public void close() throws IOException {
+      List<String> outside = trap.attempts();
+      if (!outside.isEmpty()) {
+        System.err.printf("[%s] refused outside traffic (via the proxy): %s%n", name, outside);
+      }
+      if (probe != null) {
+        probe.close();
+      }
+      try {
+        engine.close();
+      } finally {
+        model.close();
+        trap.close();
+      }
+    }
+
+    private static boolean waitUntil(BooleanSupplier condition, Duration timeout)
+        throws InterruptedException {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline) {
+        if (condition.getAsBoolean()) {
+          return true;
+        }
+        Thread.sleep(POLL.toMillis());
+      }
+      return condition.getAsBoolean();
+    }
+  }
+
+  /**
+   * A proxy on loopback that refuses everything and keeps the first line of each request: where
+   * Copilot tried to go outside (HTTPS_PROXY points here).
+   */
+  private static final class OutsideTrafficTrap implements AutoCloseable {
+    private final ServerSocket socket;
+    private final List<String> attempts = Collections.synchronizedList(new ArrayList<>());
+    private final Thread acceptor;
+
+    OutsideTrafficTrap() throws IOException {
+      socket = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
+      acceptor = new Thread(this::accept, "outside-traffic-trap");
+      acceptor.setDaemon(true);
+      acceptor.start();
+    }
+
+    String url() {
+      return "http://127.0.0.1:" + socket.getLocalPort();
+    }
+
+    List<String> attempts() {
+      synchronized (attempts) {
+        return List.copyOf(attempts);
+      }
+    }
+
+    private void accept() {
+      while (!socket.isClosed()) {
+        try (Socket client = socket.accept()) {
+          client.setSoTimeout(2_000);
+          attempts.add(firstLine(client.getInputStream()));
+          OutputStream out = client.getOutputStream();
+          out.write(
+              "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                  .getBytes(StandardCharsets.US_ASCII));
+          out.flush();
+        } catch (IOException e) {
+          // closed, or a client that hung up
+        }
+      }
+    }
+
+    private static String firstLine(InputStream in) throws IOException {
+      StringBuilder line = new StringBuilder();
+      int c;
+      while ((c = in.read()) >= 0 && c != '\n' && line.length() < 300) {
+        if (c != '\r') {
+          line.append((char) c);
+        }
+      }
+      return line.toString();
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+}
