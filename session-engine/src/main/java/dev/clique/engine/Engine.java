@@ -183,7 +183,8 @@ public final class Engine implements AutoCloseable {
             tokens,
             clock,
             () -> hookUrl[0],
-            new SessionUsage(transcripts, settings.userHome()));
+            new SessionUsage(transcripts, settings.userHome()),
+            home.hooksDir());
     server.setHandler(
         new ApiHandler(
             sessions,

@@ -41,6 +41,11 @@ public final class CliqueHome {
     return dir.resolve("clis.toml");
   }
 
+  /** The hook files a CLI takes as a file (pi's extension), kept here and not in its own config. */
+  public Path hooksDir() {
+    return dir.resolve("hooks");
+  }
+
   /**
    * Where the home's one engine listens ({@code engine.json}), written by the process that holds
    * {@link #engineLock()}: no secret, only a URL, a pid and a certificate's fingerprint.

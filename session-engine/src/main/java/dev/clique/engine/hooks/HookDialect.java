@@ -2,6 +2,8 @@ package dev.clique.engine.hooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.engine.state.Report;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Optional;
 
 /** What one CLI's hook events say of its state, and how the engine installs those hooks. */
@@ -21,11 +23,20 @@ public interface HookDialect {
    */
   String settings(String url);
 
+  /**
+   * As {@link #settings(String)}, for a CLI that takes its hooks as a file: the dialect writes what
+   * it needs into {@code folder}, the engine's own, and names it.
+   */
+  default String settings(String url, Path folder) throws IOException {
+    return settings(url);
+  }
+
   /** The dialect a catalogue entry names ({@code hooks = "claude"}), if the engine knows it. */
   static Optional<HookDialect> named(String name) {
     return switch (name == null ? "" : name) {
       case "claude" -> Optional.of(new ClaudeHooks());
       case "codex" -> Optional.of(new CodexHooks());
+      case "pi" -> Optional.of(new PiHooks());
       default -> Optional.empty();
     };
   }

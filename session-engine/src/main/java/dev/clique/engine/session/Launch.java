@@ -10,6 +10,7 @@ import dev.clique.engine.token.MintedToken;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.TokenStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -49,20 +51,27 @@ final class Launch {
   private final SessionProcesses processes;
   private final Clock clock;
   private final Supplier<String> engineUrl;
+  private final Supplier<Path> hookFiles;
 
+  /**
+   * @param hookFiles the engine's own folder for the hook files a CLI takes as a file (pi's
+   *     extension)
+   */
   Launch(
       CliCatalogue catalogue,
       TokenStore tokens,
       Tmux tmux,
       SessionProcesses processes,
       Clock clock,
-      Supplier<String> engineUrl) {
+      Supplier<String> engineUrl,
+      Supplier<Path> hookFiles) {
     this.catalogue = catalogue;
     this.tokens = tokens;
     this.tmux = tmux;
     this.processes = processes;
     this.clock = clock;
     this.engineUrl = engineUrl;
+    this.hookFiles = hookFiles;
   }
 
   /**
@@ -155,11 +164,7 @@ final class Launch {
     values.put("mode", record.mode() == null ? "" : record.mode());
     values.put(
         "cli_session_id", record.cliSessionId() == null ? record.id() : record.cliSessionId());
-    values.put(
-        "hook_settings",
-        HookDialect.named(cli.hooks())
-            .map(d -> d.settings(engineUrl.get() + "/api/sessions/" + record.id() + "/hook"))
-            .orElse(""));
+    values.put("hook_settings", hookSettings(cli, record.id()));
     boolean resuming = resume && record.cliSessionId() != null;
     List<String> argv = cli.launchArgv(binary, values, resuming);
     Map<String, String> env = new LinkedHashMap<>();
@@ -178,6 +183,24 @@ final class Launch {
           SessionException.Kind.FAILED, "the session could not be started: " + e.getMessage(), e);
     }
     requireStartedIn(record);
+  }
+
+  /** The value of {@code {hook_settings}}: what installs the CLI's hooks for this run. */
+  private String hookSettings(CliDefinition cli, String id) throws SessionException {
+    Optional<HookDialect> dialect = HookDialect.named(cli.hooks());
+    if (dialect.isEmpty()) {
+      return "";
+    }
+    try {
+      return dialect
+          .get()
+          .settings(engineUrl.get() + "/api/sessions/" + id + "/hook", hookFiles.get());
+    } catch (IOException | UncheckedIOException e) {
+      throw new SessionException(
+          SessionException.Kind.FAILED,
+          "the hooks of " + cli.id() + " could not be written: " + e.getMessage(),
+          e);
+    }
   }
 
   /**

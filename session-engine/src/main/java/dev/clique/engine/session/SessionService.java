@@ -95,6 +95,23 @@ public final class SessionService implements AutoCloseable {
       Clock clock,
       Supplier<String> engineUrl,
       SessionUsage usage) {
+    this(store, tmux, discovery, catalogue, tokens, clock, engineUrl, usage, null);
+  }
+
+  /**
+   * With {@code hookFiles}, the engine's own folder for the hook files a CLI takes as a file (pi's
+   * extension); {@code null} gives a private folder of this process's own.
+   */
+  public SessionService(
+      SessionStore store,
+      Tmux tmux,
+      Discovery discovery,
+      CliCatalogue catalogue,
+      TokenStore tokens,
+      Clock clock,
+      Supplier<String> engineUrl,
+      SessionUsage usage,
+      Path hookFiles) {
     this.store = store;
     this.ownTmux = tmux;
     this.discovery = discovery;
@@ -118,7 +135,15 @@ public final class SessionService implements AutoCloseable {
             this.tmux, known::watched, catalogue, record -> usage.of(this, record), clock);
     this.views = new SessionViews(store, known, watcher, slowFacts, catalogue, this.tmux, clock);
     this.processes = new SessionProcesses(this.tmux, watcher);
-    this.launch = new Launch(catalogue, tokens, this.tmux, processes, clock, engineUrl);
+    this.launch =
+        new Launch(
+            catalogue,
+            tokens,
+            this.tmux,
+            processes,
+            clock,
+            engineUrl,
+            hookFiles != null ? () -> hookFiles : new OwnHookFolder());
     this.adoption = new Adoption(store, known, tmux, watcher, catalogue, tokens, clock);
     this.panes = new PaneReader(store, this.tmux, watcher);
     discovery.onChange(
