@@ -110,7 +110,10 @@ public class MicroBenchmarks {
     Transcripts transcripts =
         new Transcripts(
             new TranscriptRoots(
-                claudeHome, claudeHome.resolve("codex"), claudeHome.resolve("gemini")));
+                claudeHome,
+                claudeHome.resolve("codex"),
+                claudeHome.resolve("gemini"),
+                claudeHome.resolve("pi")));
     return transcripts.turns(request).size();
   }
 }

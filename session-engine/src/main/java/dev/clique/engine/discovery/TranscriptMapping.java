@@ -27,6 +27,8 @@ import java.util.regex.Pattern;
  *   <li>Codex: the rollout file the process holds open; else the first rollout of the folder that
  *       started since the process did.
  *   <li>Gemini CLI: the newest session of the folder's project that started since the process did.
+ *   <li>pi: the newest session file of the folder written since the process started (pi renames its
+ *       process and hides its arguments, and holds no file open).
  * </ul>
  */
 public final class TranscriptMapping {
@@ -77,6 +79,7 @@ public final class TranscriptMapping {
               roots,
               false,
               "the newest Gemini CLI session of " + found.cwd() + " since the process started");
+      case "pi" -> pi(found, roots, started);
       default -> new Mapped(request(kind, found, null, started), roots, false, "no transcript");
     };
   }
@@ -141,7 +144,8 @@ public final class TranscriptMapping {
           Path file = Path.of(open.replace(" (deleted)", ""));
           Path codexHome = file.getParent().getParent().getParent().getParent().getParent();
           TranscriptRoots own =
-              new TranscriptRoots(roots.claudeConfigDir(), codexHome, roots.geminiHome());
+              new TranscriptRoots(
+                  roots.claudeConfigDir(), codexHome, roots.geminiHome(), roots.piAgentDir());
           return new Mapped(
               request("codex", found, rollout.group(1), started),
               own,
@@ -155,6 +159,29 @@ public final class TranscriptMapping {
         roots,
         false,
         "guessed: the first rollout of " + found.cwd() + " started since the process did");
+  }
+
+  private static Mapped pi(Found found, TranscriptRoots roots, Instant started) {
+    Path folder = roots.piSessionDir(found.cwd());
+    Optional<Path> newest = newestSince(folder, started);
+    if (newest.isPresent()) {
+      String name = newest.get().getFileName().toString();
+      String id = name.substring(name.indexOf('_') + 1, name.length() - ".jsonl".length());
+      if (SAFE_ID.matcher(id).matches()) {
+        return new Mapped(
+            request("pi", found, id, started),
+            roots,
+            false,
+            "guessed: the newest pi session of "
+                + found.cwd()
+                + " written since the process started");
+      }
+    }
+    return new Mapped(
+        request("pi", found, null, started),
+        roots,
+        false,
+        "no pi session of " + found.cwd() + " written since the process started");
   }
 
   private static TranscriptRequest request(

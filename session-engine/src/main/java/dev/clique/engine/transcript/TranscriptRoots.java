@@ -16,25 +16,28 @@ import java.util.Set;
  * @param claudeConfigDir Claude Code's config directory, holding {@code projects/}
  * @param codexHome Codex's home, holding {@code sessions/}
  * @param geminiHome Gemini CLI's {@code .gemini} directory, holding {@code tmp/}
+ * @param piAgentDir pi's agent directory, holding {@code sessions/}
  */
-public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
+public record TranscriptRoots(
+    Path claudeConfigDir, Path codexHome, Path geminiHome, Path piAgentDir) {
 
   /** The variables that choose the roots: each CLI's own, and {@code HOME} for its default. */
   public static final Set<String> VARIABLES =
-      Set.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME");
+      Set.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "PI_CODING_AGENT_DIR");
 
   /** Checks that every root is present. */
   public TranscriptRoots {
     Objects.requireNonNull(claudeConfigDir, "claudeConfigDir");
     Objects.requireNonNull(codexHome, "codexHome");
     Objects.requireNonNull(geminiHome, "geminiHome");
+    Objects.requireNonNull(piAgentDir, "piAgentDir");
   }
 
   /**
    * The roots the CLIs themselves would use: {@code CLAUDE_CONFIG_DIR} (default {@code ~/.claude}),
    * {@code CODEX_HOME} (default {@code ~/.codex}) and {@code $GEMINI_CLI_HOME/.gemini} ({@code
-   * GEMINI_CLI_HOME} replaces the home directory, default {@code ~/.gemini}). Blank variables count
-   * as unset.
+   * GEMINI_CLI_HOME} replaces the home directory, default {@code ~/.gemini}) and {@code
+   * PI_CODING_AGENT_DIR} (default {@code ~/.pi/agent}). Blank variables count as unset.
    *
    * @param env the variables: the engine's, or those a session's process was started with
    * @param userHome the user's home directory
@@ -45,7 +48,8 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
     Path claude = dir(env, "CLAUDE_CONFIG_DIR", userHome.resolve(".claude"));
     Path codex = dir(env, "CODEX_HOME", userHome.resolve(".codex"));
     Path gemini = dir(env, "GEMINI_CLI_HOME", userHome).resolve(".gemini");
-    return new TranscriptRoots(claude, codex, gemini);
+    Path pi = dir(env, "PI_CODING_AGENT_DIR", userHome.resolve(".pi").resolve("agent"));
+    return new TranscriptRoots(claude, codex, gemini, pi);
   }
 
   /**
@@ -67,7 +71,8 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
         dir(sessionEnv, "CODEX_HOME", codexHome),
         geminiCliHome == null || geminiCliHome.isBlank()
             ? geminiHome
-            : Path.of(geminiCliHome.strip()).resolve(".gemini"));
+            : Path.of(geminiCliHome.strip()).resolve(".gemini"),
+        dir(sessionEnv, "PI_CODING_AGENT_DIR", piAgentDir));
   }
 
   /**
@@ -76,6 +81,14 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
    */
   public Path claudeProjectDir(String cwd) {
     return claudeConfigDir.resolve("projects").resolve(ClaudeTranscriptLocator.slug(cwd));
+  }
+
+  /**
+   * pi's folder of a working directory's sessions: {@code sessions/--home-dev-app--} for {@code
+   * /home/dev/app}.
+   */
+  public Path piSessionDir(String cwd) {
+    return piAgentDir.resolve("sessions").resolve(PiTranscriptLocator.folderName(cwd));
   }
 
   private static Path dir(Map<String, String> env, String name, Path fallback) {

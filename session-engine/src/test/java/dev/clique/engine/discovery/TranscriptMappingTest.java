@@ -33,7 +33,8 @@ class TranscriptMappingTest {
     config = dir.resolve("claude");
     project =
         Files.createDirectories(
-            new TranscriptRoots(config, dir.resolve("codex"), dir.resolve("gemini"))
+            new TranscriptRoots(
+                    config, dir.resolve("codex"), dir.resolve("gemini"), dir.resolve("pi"))
                 .claudeProjectDir(CWD));
     mapping = new TranscriptMapping(new Processes(proc));
   }

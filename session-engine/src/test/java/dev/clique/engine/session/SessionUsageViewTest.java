@@ -43,7 +43,11 @@ class SessionUsageViewTest {
             dir.resolve("clis.toml"),
             Map.of("PATH", System.getenv("PATH"), "HOME", dir.toString()));
     TranscriptRoots roots =
-        new TranscriptRoots(dir.resolve(".claude"), dir.resolve(".codex"), dir.resolve(".gemini"));
+        new TranscriptRoots(
+            dir.resolve(".claude"),
+            dir.resolve(".codex"),
+            dir.resolve(".gemini"),
+            dir.resolve(".pi/agent"));
     service =
         new SessionService(
             SessionStore.open(dir.resolve("state.json")),

@@ -37,6 +37,16 @@ class GoldenTranscriptTest {
     return cases("gemini");
   }
 
+  static Stream<Path> piCases() throws Exception {
+    return cases("pi");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("piCases")
+  void piSessionGivesTheExpectedTurns(Path transcript) throws IOException {
+    assertGolden("pi", transcript);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("claudeCases")
   void claudeTranscriptGivesTheExpectedTurns(Path transcript) throws IOException {

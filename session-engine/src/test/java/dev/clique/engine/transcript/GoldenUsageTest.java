@@ -38,6 +38,16 @@ class GoldenUsageTest {
     return cases("gemini");
   }
 
+  static Stream<Path> piCases() throws Exception {
+    return cases("pi");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("piCases")
+  void piSessionGivesTheExpectedUsage(Path transcript) throws IOException {
+    assertGolden("pi", transcript);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("claudeCases")
   void claudeTranscriptGivesTheExpectedUsage(Path transcript) throws IOException {

@@ -9,6 +9,9 @@ final class TestRoots {
 
   static TranscriptRoots under(Path home) {
     return new TranscriptRoots(
-        home.resolve(".claude"), home.resolve(".codex"), home.resolve(".gemini"));
+        home.resolve(".claude"),
+        home.resolve(".codex"),
+        home.resolve(".gemini"),
+        home.resolve(".pi/agent"));
   }
 }

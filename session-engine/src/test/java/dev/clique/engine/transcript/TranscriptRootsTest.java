@@ -19,7 +19,10 @@ class TranscriptRootsTest {
     assertThat(roots)
         .isEqualTo(
             new TranscriptRoots(
-                HOME.resolve(".claude"), HOME.resolve(".codex"), HOME.resolve(".gemini")));
+                HOME.resolve(".claude"),
+                HOME.resolve(".codex"),
+                HOME.resolve(".gemini"),
+                HOME.resolve(".pi/agent")));
   }
 
   @Test
@@ -73,7 +76,10 @@ class TranscriptRootsTest {
     assertThat(session)
         .isEqualTo(
             new TranscriptRoots(
-                HOME.resolve(".claude"), Path.of("/pane/codex"), HOME.resolve(".gemini")));
+                HOME.resolve(".claude"),
+                Path.of("/pane/codex"),
+                HOME.resolve(".gemini"),
+                HOME.resolve(".pi/agent")));
     assertThat(engine.forSession(Map.of())).isEqualTo(engine);
   }
 

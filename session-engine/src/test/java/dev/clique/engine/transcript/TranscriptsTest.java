@@ -22,8 +22,8 @@ class TranscriptsTest {
   }
 
   @Test
-  void theKindsWithAReaderAreClaudeCodexAndGemini() {
-    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini");
+  void theKindsWithAReaderAreClaudeCodexGeminiAndPi() {
+    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini", "pi");
   }
 
   @Test
