@@ -118,7 +118,7 @@ class RealPiIT {
    * kill.
    */
   @Test
-  void oneSessionThroughItsScreensItsConversationAndKill() throws Exception {
+  void oneSessionThroughItsScreensItsConversationKillAndRestart() throws Exception {
     String slow =
         "Here is a slow answer that streams in many small pieces while the model talks about"
             + " the build, the tests and the release notes. That is all for now.";
@@ -201,12 +201,30 @@ class RealPiIT {
             Duration.ofSeconds(20));
     expectState("answer after the error", answered, "idle");
 
-    checkConversation();
+    JsonNode conversation = checkConversation();
     checkKill();
+    checkRestartResumes(conversation);
+  }
+
+  /**
+   * Started again under the same id, pi continues the session of that id (its {@code --session-id}
+   * opens it): it shows the last answer, and the conversation is the one it had.
+   */
+  private void checkRestartResumes(JsonNode before) throws Exception {
+    HttpResponse<String> started = engine.post("/api/sessions/" + id + "/start", admin, "{}");
+    assertThat(started.statusCode()).as("start answered %s", started.body()).isEqualTo(200);
+    // Its history is drawn again above its editor; the banner has scrolled away.
+    Look resumed =
+        awaitScreen(
+            "ready after restart", s -> ready(s) && s.contains("Answered this time."), STARTUP);
+    expectState("ready after restart", resumed, "idle");
+    JsonNode after = RecordedConversation.turns(engine, admin, id, before.size(), seconds(3));
+    softly.assertThat(after).as("the conversation after the restart").isEqualTo(before);
+    rememberPaneProcesses();
   }
 
   /** The conversation the engine reads is the one pi's own session manager reads. */
-  private void checkConversation() throws Exception {
+  private JsonNode checkConversation() throws Exception {
     Path session = RecordedConversation.onlyFile(home.resolve(".pi/agent/sessions"), ".jsonl");
     softly
         .assertThat(session.getFileName().toString())
@@ -254,6 +272,7 @@ class RealPiIT {
           -1,
           "");
     }
+    return turns;
   }
 
   private void checkKill() throws Exception {

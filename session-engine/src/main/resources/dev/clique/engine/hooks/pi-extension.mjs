@@ -11,10 +11,12 @@ const token = process.env.CLIQUE_ATTENTION_TOKEN;
 // One post at a time, in order: a report must not overtake the one before it.
 let queue = Promise.resolve();
 
-function post(event) {
+function post(event, delayMillis = 0) {
   if (!url || !session || !token || !url.startsWith("http://")) return;
   const body = JSON.stringify(event);
-  queue = queue.then(() => new Promise((done) => send(body, done)));
+  queue = queue
+    .then(() => new Promise((done) => setTimeout(done, delayMillis)))
+    .then(() => new Promise((done) => send(body, done)));
 }
 
 function send(body, done) {
@@ -77,7 +79,9 @@ export default function (pi) {
   pi.on("ui_prompt_start", (event) => {
     post({ pi_event: "ui_prompt_start", kind: firstLine(event.kind, 20), title: oneLine(event.title, 300) });
   });
+  // A dialog closes on the person's key, which the engine counts as input that ends the last
+  // report: posted at once, this report could land before that key and be ended by it.
   pi.on("ui_prompt_end", (_event, ctx) => {
-    post({ pi_event: "ui_prompt_end", idle: ctx.isIdle() });
+    post({ pi_event: "ui_prompt_end", idle: ctx.isIdle() }, 250);
   });
 }
