@@ -115,7 +115,8 @@ public class MicroBenchmarks {
                 claudeHome.resolve("codex"),
                 claudeHome.resolve("gemini"),
                 claudeHome.resolve("qwen"),
-                claudeHome.resolve("copilot")));
+                claudeHome.resolve("copilot"),
+                claudeHome.resolve("pi")));
     return transcripts.turns(request).size();
   }
 }

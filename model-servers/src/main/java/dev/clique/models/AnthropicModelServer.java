@@ -32,21 +32,38 @@ public final class AnthropicModelServer extends ScriptedModelServer {
   /** Claude Code's shell tool: offered in every request of the main conversation. */
   public static final String SHELL_TOOL = "Bash";
 
+  /** pi's shell tool, for a server that scripts pi through its {@code anthropic-messages} API. */
+  public static final String PI_SHELL_TOOL = "bash";
+
   private final AtomicInteger ids = new AtomicInteger();
+  private final String shellTool;
   private Step.Failure failing;
   private String failingMessages;
 
   public AnthropicModelServer() throws IOException {
+    this(SHELL_TOOL);
+  }
+
+  /**
+   * A server for a CLI whose shell tool has another name: requests that offer {@code shellTool} are
+   * its main conversation's turns, and a {@link Step.ShellCall} calls it.
+   */
+  public AnthropicModelServer(String shellTool) throws IOException {
     super();
+    this.shellTool = shellTool;
   }
 
   /** Whether {@code request} is a turn of the main conversation (it offers the Bash tool). */
   public static boolean isTurn(Received request) {
+    return isTurn(request, SHELL_TOOL);
+  }
+
+  private static boolean isTurn(Received request, String shellTool) {
     if (!request.method().equals("POST") || !pathOf(request).equals("/v1/messages")) {
       return false;
     }
     try {
-      return offersShellTool(JSON.readTree(request.body()));
+      return offersShellTool(JSON.readTree(request.body()), shellTool);
     } catch (IOException e) {
       return false;
     }
@@ -54,7 +71,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
 
   /** The requests that were turns of the main conversation, in the order received. */
   public List<Received> turns() {
-    return received().stream().filter(AnthropicModelServer::isTurn).toList();
+    return received().stream().filter(r -> isTurn(r, shellTool)).toList();
   }
 
   @Override
@@ -82,7 +99,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
     }
     boolean stream = body.path("stream").asBoolean(false);
     String model = body.path("model").asText("claude");
-    if (!offersShellTool(body)) {
+    if (!offersShellTool(body, shellTool)) {
       reply(
           exchange,
           stream,
@@ -106,7 +123,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
           exchange,
           stream,
           model,
-          List.of(toolUse(SHELL_TOOL, input)),
+          List.of(toolUse(shellTool, input)),
           "tool_use",
           1,
           Duration.ZERO);
@@ -260,9 +277,9 @@ public final class AnthropicModelServer extends ScriptedModelServer {
     return JSON.writeValueAsString(error);
   }
 
-  private static boolean offersShellTool(JsonNode body) {
+  private static boolean offersShellTool(JsonNode body, String shellTool) {
     for (JsonNode tool : body.path("tools")) {
-      if (SHELL_TOOL.equals(tool.path("name").asText())) {
+      if (shellTool.equals(tool.path("name").asText())) {
         return true;
       }
     }

@@ -57,7 +57,14 @@ public final class Discovery implements AutoCloseable {
 
   /** The variables of a CLI's own environment that say where it keeps its files. */
   static final List<String> ROOT_VARIABLES =
-      List.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "COPILOT_HOME");
+      List.of(
+          "HOME",
+          "CLAUDE_CONFIG_DIR",
+          "CODEX_HOME",
+          "GEMINI_CLI_HOME",
+          "QWEN_HOME",
+          "COPILOT_HOME",
+          "PI_CODING_AGENT_DIR");
 
   /** What a pane runs, as its process tree was read once. */
   private record Detection(

@@ -32,6 +32,8 @@ import java.util.regex.Pattern;
  *   <li>GitHub Copilot CLI: the id in its argv ({@code --session-id}, {@code --resume}); else the
  *       session whose folder holds the process's {@code inuse.<pid>.lock}; else the newest session
  *       of the folder written since the process started.
+ *   <li>pi: the newest session file of the folder written since the process started (pi renames its
+ *       process and hides its arguments, and holds no file open).
  * </ul>
  */
 public final class TranscriptMapping {
@@ -84,6 +86,7 @@ public final class TranscriptMapping {
               false,
               "the newest Gemini CLI session of " + found.cwd() + " since the process started");
       case "copilot" -> copilot(found, roots, started);
+      case "pi" -> pi(found, roots, started);
       default -> new Mapped(request(kind, found, null, started), roots, false, "no transcript");
     };
   }
@@ -224,7 +227,8 @@ public final class TranscriptMapping {
                   codexHome,
                   roots.geminiHome(),
                   roots.qwenHome(),
-                  roots.copilotHome());
+                  roots.copilotHome(),
+                  roots.piAgentDir());
           return new Mapped(
               request("codex", found, rollout.group(1), started),
               own,
@@ -238,6 +242,29 @@ public final class TranscriptMapping {
         roots,
         false,
         "guessed: the first rollout of " + found.cwd() + " started since the process did");
+  }
+
+  private static Mapped pi(Found found, TranscriptRoots roots, Instant started) {
+    Path folder = roots.piSessionDir(found.cwd());
+    Optional<Path> newest = newestSince(folder, started);
+    if (newest.isPresent()) {
+      String name = newest.get().getFileName().toString();
+      String id = name.substring(name.indexOf('_') + 1, name.length() - ".jsonl".length());
+      if (SAFE_ID.matcher(id).matches()) {
+        return new Mapped(
+            request("pi", found, id, started),
+            roots,
+            false,
+            "guessed: the newest pi session of "
+                + found.cwd()
+                + " written since the process started");
+      }
+    }
+    return new Mapped(
+        request("pi", found, null, started),
+        roots,
+        false,
+        "no pi session of " + found.cwd() + " written since the process started");
   }
 
   private static TranscriptRequest request(

@@ -56,6 +56,7 @@ public interface HookDialect {
       case "codex" -> Optional.of(new CodexHooks());
       case "qwen" -> Optional.of(new QwenHooks());
       case "copilot" -> Optional.of(new CopilotHooks());
+      case "pi" -> Optional.of(new PiHooks());
       default -> Optional.empty();
     };
   }

@@ -10,6 +10,7 @@ import dev.clique.engine.token.MintedToken;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.TokenStore;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -225,7 +226,7 @@ final class Launch {
     requireStartedIn(record);
   }
 
-  /** The value of {@code {hook_settings}}: the CLI's hooks to this session's hook route. */
+  /** The value of {@code {hook_settings}}: what installs the CLI's hooks for this run. */
   private String hookSettings(CliDefinition cli, String id) throws SessionException {
     Optional<HookDialect> dialect = HookDialect.named(cli.hooks());
     if (dialect.isEmpty()) {
@@ -233,10 +234,10 @@ final class Launch {
     }
     try {
       return dialect.get().settings(engineUrl.get() + "/api/sessions/" + id + "/hook", hookFiles);
-    } catch (IOException e) {
+    } catch (IOException | UncheckedIOException e) {
       throw new SessionException(
           SessionException.Kind.FAILED,
-          "the CLI's hooks could not be written: " + e.getMessage(),
+          "the hooks of " + cli.id() + " could not be written: " + e.getMessage(),
           e);
     }
   }

@@ -19,10 +19,10 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Reads a few string fields from the first JSON object of a file (Codex's {@code session_meta}
- * line, Gemini's metadata line or document) without reading the rest: at most {@link
- * #MAX_HEAD_BYTES}, parsed as a stream so a long or cut line still yields the fields that come
- * first. A head, once complete, never changes, so it is remembered by file.
+ * Reads a few string (or whole-number, as text) fields from the first JSON object of a file
+ * (Codex's {@code session_meta} line, Gemini's metadata line or document) without reading the rest:
+ * at most {@link #MAX_HEAD_BYTES}, parsed as a stream so a long or cut line still yields the fields
+ * that come first. A head, once complete, never changes, so it is remembered by file.
  */
 final class HeadFields {
 
@@ -129,7 +129,7 @@ final class HeadFields {
               return true;
             }
           }
-          case VALUE_STRING -> {
+          case VALUE_STRING, VALUE_NUMBER_INT -> {
             if (field != null) {
               String pointer = pointer(path, field);
               if (pointers.contains(pointer)) {

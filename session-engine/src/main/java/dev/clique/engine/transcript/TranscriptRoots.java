@@ -18,9 +18,15 @@ import java.util.Set;
  * @param geminiHome Gemini CLI's {@code .gemini} directory, holding {@code tmp/}
  * @param qwenHome Qwen Code's {@code .qwen} directory, holding {@code projects/}
  * @param copilotHome GitHub Copilot CLI's home, holding {@code session-state/}
+ * @param piAgentDir pi's agent directory, holding {@code sessions/}
  */
 public record TranscriptRoots(
-    Path claudeConfigDir, Path codexHome, Path geminiHome, Path qwenHome, Path copilotHome) {
+    Path claudeConfigDir,
+    Path codexHome,
+    Path geminiHome,
+    Path qwenHome,
+    Path copilotHome,
+    Path piAgentDir) {
 
   /** The variables that choose the roots: each CLI's own, and {@code HOME} for its default. */
   public static final Set<String> VARIABLES =
@@ -30,7 +36,8 @@ public record TranscriptRoots(
           "CODEX_HOME",
           "GEMINI_CLI_HOME",
           "QWEN_HOME",
-          "COPILOT_HOME");
+          "COPILOT_HOME",
+          "PI_CODING_AGENT_DIR");
 
   /** Checks that every root is present. */
   public TranscriptRoots {
@@ -39,11 +46,12 @@ public record TranscriptRoots(
     Objects.requireNonNull(geminiHome, "geminiHome");
     Objects.requireNonNull(qwenHome, "qwenHome");
     Objects.requireNonNull(copilotHome, "copilotHome");
+    Objects.requireNonNull(piAgentDir, "piAgentDir");
   }
 
   /**
    * The roots of the first three CLIs, the others' homes beside Gemini CLI's ({@code .qwen}, {@code
-   * .copilot}), as in one user's home.
+   * .copilot}, {@code .pi/agent}), as in one user's home.
    */
   public TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
     this(
@@ -51,7 +59,8 @@ public record TranscriptRoots(
         codexHome,
         geminiHome,
         geminiHome.resolveSibling(".qwen"),
-        geminiHome.resolveSibling(".copilot"));
+        geminiHome.resolveSibling(".copilot"),
+        geminiHome.resolveSibling(".pi").resolve("agent"));
   }
 
   /**
@@ -72,7 +81,8 @@ public record TranscriptRoots(
     Path gemini = dir(env, "GEMINI_CLI_HOME", userHome).resolve(".gemini");
     Path qwen = dir(env, "QWEN_HOME", userHome.resolve(".qwen"));
     Path copilot = dir(env, "COPILOT_HOME", userHome.resolve(".copilot"));
-    return new TranscriptRoots(claude, codex, gemini, qwen, copilot);
+    Path pi = dir(env, "PI_CODING_AGENT_DIR", userHome.resolve(".pi").resolve("agent"));
+    return new TranscriptRoots(claude, codex, gemini, qwen, copilot, pi);
   }
 
   /**
@@ -96,7 +106,8 @@ public record TranscriptRoots(
             ? geminiHome
             : Path.of(geminiCliHome.strip()).resolve(".gemini"),
         dir(sessionEnv, "QWEN_HOME", qwenHome),
-        dir(sessionEnv, "COPILOT_HOME", copilotHome));
+        dir(sessionEnv, "COPILOT_HOME", copilotHome),
+        dir(sessionEnv, "PI_CODING_AGENT_DIR", piAgentDir));
   }
 
   /**
@@ -105,6 +116,14 @@ public record TranscriptRoots(
    */
   public Path claudeProjectDir(String cwd) {
     return claudeConfigDir.resolve("projects").resolve(ClaudeTranscriptLocator.slug(cwd));
+  }
+
+  /**
+   * pi's folder of a working directory's sessions: {@code sessions/--home-dev-app--} for {@code
+   * /home/dev/app}.
+   */
+  public Path piSessionDir(String cwd) {
+    return piAgentDir.resolve("sessions").resolve(PiTranscriptLocator.folderName(cwd));
   }
 
   private static Path dir(Map<String, String> env, String name, Path fallback) {

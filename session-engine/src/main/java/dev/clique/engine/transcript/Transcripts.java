@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the conversation of a Claude Code, Codex, Gemini CLI, Qwen Code or GitHub Copilot CLI
+ * Reads the conversation of a Claude Code, Codex, Gemini CLI, Qwen Code, GitHub Copilot CLI or pi
  * session from the transcript file the CLI writes: what the person typed and the assistant's prose,
  * oldest first, consecutive turns of one role merged by a blank line, at most the last 300 turns. A
  * file is read backwards from its end until it holds more than 300 turns, never further than 12 MiB
@@ -36,7 +36,7 @@ public final class Transcripts {
 
   private static final Set<String> KINDS =
       Collections.unmodifiableSet(
-          new LinkedHashSet<>(List.of("claude", "codex", "gemini", "qwen", "copilot")));
+          new LinkedHashSet<>(List.of("claude", "codex", "gemini", "qwen", "copilot", "pi")));
 
   /** Looked up on first use: a call that goes well never starts the logging machinery. */
   private static final class Log {
@@ -60,12 +60,14 @@ public final class Transcripts {
   private final TranscriptReader geminiReader = new GeminiTranscriptReader();
   private final TranscriptReader qwenReader = new QwenTranscriptReader();
   private final TranscriptReader copilotReader = new CopilotTranscriptReader();
+  private final TranscriptReader piReader = new PiTranscriptReader();
   private final UsageCache usages = new UsageCache(tails.bytesRead());
   private final UsageReader claudeUsage = new ClaudeUsageReader();
   private final UsageReader codexUsage = new CodexUsageReader();
   private final UsageReader geminiUsage = new GeminiUsageReader();
   private final UsageReader qwenUsage = new QwenUsageReader();
   private final UsageReader copilotUsage = new CopilotUsageReader();
+  private final UsageReader piUsage = new PiUsageReader();
 
   private final Map<TranscriptRoots, Map<String, Source>> sourcesByRoots =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -109,12 +111,14 @@ public final class Transcripts {
         "qwen",
         new Source(new QwenTranscriptLocator(roots.qwenHome()), qwenReader, qwenUsage),
         "copilot",
-        new Source(new CopilotTranscriptLocator(roots.copilotHome()), copilotReader, copilotUsage));
+        new Source(new CopilotTranscriptLocator(roots.copilotHome()), copilotReader, copilotUsage),
+        "pi",
+        new Source(new PiTranscriptLocator(roots.piAgentDir(), heads), piReader, piUsage));
   }
 
   /**
    * The session kinds that have a transcript reader: {@code claude}, {@code codex}, {@code gemini},
-   * {@code qwen}, {@code copilot}.
+   * {@code qwen}, {@code copilot}, {@code pi}.
    */
   public static Set<String> kinds() {
     return KINDS;
@@ -124,6 +128,9 @@ public final class Transcripts {
    * The session's conversation, oldest first. Empty when its kind has no reader, when the CLI has
    * not written its transcript yet, or when the file cannot be read; lines that are not JSON
    * objects are skipped, so bad content never fails the call.
+   *
+   * @throws UnreadableTranscriptException when the file is there but of a format that would be read
+   *     wrong (a newer version, no header where the CLI writes one)
    */
   public List<Turn> turns(TranscriptRequest request) {
     return turns(request, roots);
@@ -140,6 +147,8 @@ public final class Transcripts {
       return located.isEmpty()
           ? List.of()
           : tails.turns(located.get().source().reader(), located.get().file());
+    } catch (UnreadableTranscriptException e) {
+      throw e;
     } catch (IOException | RuntimeException e) {
       // Whatever a file in the CLI's folders holds or does, the answer is what could be read.
       Log.LOG.debug("transcript of session {} not readable", request.sessionId(), e);

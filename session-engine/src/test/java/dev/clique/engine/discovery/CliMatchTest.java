@@ -71,6 +71,25 @@ class CliMatchTest {
   }
 
   @Test
+  void piIsKnownByTheNameItGivesItsProcessOrByItsPackage() {
+    // pi 1.6.0 renames its process and blanks its arguments: /proc shows "pi" and empty strings.
+    assertThat(match("/opt/node-22/bin/node", "pi", "", "", "")).hasValue("pi");
+    assertThat(
+            match(
+                "/usr/bin/node",
+                "node",
+                "/usr/lib/node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js"))
+        .hasValue("pi");
+    assertThat(
+            match(
+                "/usr/bin/node",
+                "node",
+                "/usr/lib/node_modules/@mariozechner/pi-coding-agent/dist/cli.js"))
+        .as("its former package")
+        .hasValue("pi");
+  }
+
+  @Test
   void aPythonScriptNamedLikeACliIsThatCli() {
     assertThat(match("/usr/bin/python3.12", "python3", "/home/dev/.local/bin/aider"))
         .hasValue("aider");

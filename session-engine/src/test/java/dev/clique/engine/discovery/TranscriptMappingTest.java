@@ -38,7 +38,8 @@ class TranscriptMappingTest {
                     dir.resolve("codex"),
                     dir.resolve("gemini"),
                     dir.resolve("qwen"),
-                    dir.resolve("copilot"))
+                    dir.resolve("copilot"),
+                    dir.resolve("pi"))
                 .claudeProjectDir(CWD));
     mapping = new TranscriptMapping(new Processes(proc));
   }
@@ -225,5 +226,46 @@ class TranscriptMappingTest {
         mapping.map(found("gemini", Map.of("HOME", "/home/dev"), "gemini"), "gemini", dir);
     assertThat(gemini.exact()).isFalse();
     assertThat(gemini.roots().geminiHome()).hasToString("/home/dev/.gemini");
+  }
+
+  @Test
+  void piIsMappedToTheNewestSessionOfItsFolderWrittenSinceItStartedAsAGuess() throws Exception {
+    Path agent = dir.resolve("pi-home/.pi/agent");
+    Path folder =
+        Files.createDirectories(
+            new TranscriptRoots(
+                    config,
+                    dir.resolve("codex"),
+                    dir.resolve("gemini"),
+                    dir.resolve("qwen"),
+                    dir.resolve("copilot"),
+                    agent)
+                .piSessionDir(CWD));
+    Path older = Files.writeString(folder.resolve("2026-06-01T09-00-00-000Z_old-1.jsonl"), "{}\n");
+    Files.setLastModifiedTime(older, FileTime.from(Instant.ofEpochSecond((long) STARTED - 600)));
+    Path newest =
+        Files.writeString(folder.resolve("2026-06-01T10-00-00-000Z_0199a1b2-new.jsonl"), "{}\n");
+    Files.setLastModifiedTime(newest, FileTime.from(Instant.ofEpochSecond((long) STARTED + 5)));
+
+    TranscriptMapping.Mapped mapped =
+        mapping.map(
+            found("pi", Map.of("HOME", dir.resolve("pi-home").toString()), "pi", "", ""),
+            "pi",
+            dir);
+
+    assertThat(mapped.exact()).isFalse();
+    assertThat(mapped.request().cliSessionId()).isEqualTo("0199a1b2-new");
+    assertThat(mapped.roots().piAgentDir()).isEqualTo(agent);
+    assertThat(mapped.evidence()).contains("newest pi session");
+
+    Files.setLastModifiedTime(newest, FileTime.from(Instant.ofEpochSecond((long) STARTED - 600)));
+    assertThat(
+            mapping
+                .map(
+                    found("pi", Map.of("HOME", dir.resolve("pi-home").toString()), "pi"), "pi", dir)
+                .request()
+                .cliSessionId())
+        .as("none written since it started")
+        .isNull();
   }
 }

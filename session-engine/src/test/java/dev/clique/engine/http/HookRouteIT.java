@@ -29,6 +29,7 @@ class HookRouteIT {
   private static TestEngine engine;
   private static String operator;
   private static String hooked;
+  private static String piSession;
   private static String other;
   private static String boundToHooked;
   private static String boundToOther;
@@ -43,9 +44,12 @@ class HookRouteIT {
             "[cli.hooked]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n"
                 + "hooks = \"claude\"\n"
                 + "[cli.qwenhooked]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n"
-                + "hooks = \"qwen\"\n");
+                + "hooks = \"qwen\"\n"
+                + "[cli.pi-hooked]\ncommand = \"bash\"\nargs = [\"--norc\", \"--noprofile\"]\n"
+                + "hooks = \"pi\"\n");
     operator = engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), "");
     hooked = create("hooked");
+    piSession = create("pi-hooked");
     other = create("shell");
     boundToHooked = engine.mint(Set.of(Scope.ATTENTION), hooked);
     boundToOther = engine.mint(Set.of(Scope.ATTENTION), other);
@@ -196,6 +200,40 @@ class HookRouteIT {
     assertThat(hook(hooked, boundToQwen, permission).statusCode()).isEqualTo(403);
     assertThat(session(qwen).path("state").asText()).isEqualTo("idle");
     assertThat(session(hooked).path("state").asText()).isNotEqualTo("waiting");
+  }
+
+  @Test
+  void piEventsFromItsExtensionSayItsStateAndAnythingElseIsRefusedAndChangesNothing()
+      throws Exception {
+    String boundToPi = engine.mint(Set.of(Scope.ATTENTION), piSession);
+    assertThat(hook(piSession, boundToPi, "{\"pi_event\":\"agent_start\"}").statusCode())
+        .isEqualTo(200);
+    assertThat(session(piSession).path("state").asText()).isEqualTo("working");
+    assertThat(session(piSession).at("/state_source/evidence").asText())
+        .isEqualTo("pi agent_start");
+
+    for (String bad :
+        new String[] {
+          "{\"hook_event_name\":\"Stop\"}",
+          "{\"pi_event\":17}",
+          "{\"pi_event\":\"agent_settled\",\"error\":{\"x\":1}}",
+          "{not json"
+        }) {
+      HttpResponse<String> answer = hook(piSession, boundToPi, bad);
+      assertThat(answer.statusCode()).as(bad + " -> " + answer.body()).isEqualTo(400);
+      assertThat(session(piSession).path("state").asText()).as(bad).isEqualTo("working");
+    }
+    String oversized = "{\"pi_event\":\"agent_settled\",\"error\":\"" + "x".repeat(2 << 20) + "\"}";
+    assertThat(hook(piSession, boundToPi, oversized).statusCode()).isEqualTo(413);
+    assertThat(
+            hook(piSession, boundToHooked, "{\"pi_event\":\"agent_settled\",\"error\":\"x\"}")
+                .statusCode())
+        .as("another session's token")
+        .isEqualTo(403);
+    assertThat(session(piSession).path("state").asText()).isEqualTo("working");
+
+    hook(piSession, boundToPi, "{\"pi_event\":\"agent_settled\",\"aborted\":false}");
+    assertThat(session(piSession).path("state").asText()).isEqualTo("idle");
   }
 
   @Test

@@ -48,7 +48,8 @@ class SessionUsageViewTest {
             dir.resolve(".codex"),
             dir.resolve(".gemini"),
             dir.resolve(".qwen"),
-            dir.resolve(".copilot"));
+            dir.resolve(".copilot"),
+            dir.resolve(".pi/agent"));
     service =
         new SessionService(
             SessionStore.open(dir.resolve("state.json")),

@@ -57,6 +57,16 @@ class GoldenTranscriptTest {
     assertGolden("copilot", transcript);
   }
 
+  static Stream<Path> piCases() throws Exception {
+    return cases("pi");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("piCases")
+  void piSessionGivesTheExpectedTurns(Path transcript) throws IOException {
+    assertGolden("pi", transcript);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("claudeCases")
   void claudeTranscriptGivesTheExpectedTurns(Path transcript) throws IOException {

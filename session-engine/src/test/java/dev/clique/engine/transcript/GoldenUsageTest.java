@@ -48,6 +48,16 @@ class GoldenUsageTest {
     assertGolden("copilot", transcript);
   }
 
+  static Stream<Path> piCases() throws Exception {
+    return cases("pi");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("piCases")
+  void piSessionGivesTheExpectedUsage(Path transcript) throws IOException {
+    assertGolden("pi", transcript);
+  }
+
   @ParameterizedTest(name = "{0}")
   @MethodSource("claudeCases")
   void claudeTranscriptGivesTheExpectedUsage(Path transcript) throws IOException {

@@ -13,6 +13,7 @@ final class TestRoots {
         home.resolve(".codex"),
         home.resolve(".gemini"),
         home.resolve(".qwen"),
-        home.resolve(".copilot"));
+        home.resolve(".copilot"),
+        home.resolve(".pi/agent"));
   }
 }

@@ -18,7 +18,7 @@ class TranscriptPackageTest {
           .importPackages("dev.clique.engine.transcript");
 
   @Test
-  void onlyTheFacadeAndItsRecordsArePublic() {
+  void onlyTheFacadeItsRecordsAndItsOneExceptionArePublic() {
     assertThat(
             MAIN.stream()
                 .filter(c -> c.getModifiers().contains(JavaModifier.PUBLIC))
@@ -31,7 +31,8 @@ class TranscriptPackageTest {
             "Turn",
             "UsageReport",
             "Usage",
-            "Limits");
+            "Limits",
+            "UnreadableTranscriptException");
   }
 
   @Test

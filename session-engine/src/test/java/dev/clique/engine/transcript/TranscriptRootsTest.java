@@ -23,7 +23,8 @@ class TranscriptRootsTest {
                 HOME.resolve(".codex"),
                 HOME.resolve(".gemini"),
                 HOME.resolve(".qwen"),
-                HOME.resolve(".copilot")));
+                HOME.resolve(".copilot"),
+                HOME.resolve(".pi/agent")));
   }
 
   @Test
@@ -81,7 +82,8 @@ class TranscriptRootsTest {
                 Path.of("/pane/codex"),
                 HOME.resolve(".gemini"),
                 HOME.resolve(".qwen"),
-                HOME.resolve(".copilot")));
+                HOME.resolve(".copilot"),
+                HOME.resolve(".pi/agent")));
     assertThat(engine.forSession(Map.of())).isEqualTo(engine);
   }
 

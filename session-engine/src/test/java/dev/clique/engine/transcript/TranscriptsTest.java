@@ -22,8 +22,9 @@ class TranscriptsTest {
   }
 
   @Test
-  void theKindsWithAReaderAreClaudeCodexGeminiQwenAndCopilot() {
-    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini", "qwen", "copilot");
+  void theKindsWithAReaderAreClaudeCodexGeminiQwenCopilotAndPi() {
+    assertThat(Transcripts.kinds())
+        .containsExactly("claude", "codex", "gemini", "qwen", "copilot", "pi");
   }
 
   @Test

@@ -1,0 +1,96 @@
+package dev.clique.engine.transcript;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * pi's usage: each assistant {@code message} entry carries {@code usage} ({@code input}, {@code
+ * output}, {@code cacheRead}, {@code cacheWrite}, {@code totalTokens}) and {@code model}, its
+ * {@code input} already without the cached part. Each entry is one request, written once; a failed
+ * one records zeros. Entries of a branch left with {@code /tree} were still used, so they count.
+ */
+final class PiUsageReader implements UsageReader {
+
+  static final String SOURCE = "pi session";
+
+  private static final Fields FIELDS =
+      Fields.of("type", "message.role", "message.model", "message.usage");
+
+  @Override
+  public String source() {
+    return SOURCE;
+  }
+
+  @Override
+  public Fields fields() {
+    return FIELDS;
+  }
+
+  @Override
+  public boolean mayMatter(byte[] bytes, int start, int end) {
+    return RawJson.hasStringField(bytes, start, end, "role", "assistant");
+  }
+
+  @Override
+  public Tally tally() {
+    return new PiTally();
+  }
+
+  private static final class PiTally implements Tally {
+    private final TokenCount input = new TokenCount();
+    private final TokenCount output = new TokenCount();
+    private final TokenCount cacheRead = new TokenCount();
+    private final TokenCount cacheWrite = new TokenCount();
+    private long answers;
+    private String model;
+    private Long context;
+
+    @Override
+    public void add(JsonNode line) {
+      JsonNode message = line.path("message");
+      JsonNode usage = message.get("usage");
+      if (!"message".equals(line.path("type").textValue())
+          || !"assistant".equals(message.path("role").textValue())
+          || usage == null
+          || !usage.isObject()) {
+        return;
+      }
+      answers++;
+      String named = message.path("model").textValue();
+      model = named == null ? model : named;
+      input.add(usage.get("input"));
+      output.add(usage.get("output"));
+      cacheRead.add(usage.get("cacheRead"));
+      cacheWrite.add(usage.get("cacheWrite"));
+      Long in = TokenCount.of(usage.get("input"));
+      if (in != null && in + zero(usage.get("cacheRead")) + zero(usage.get("cacheWrite")) > 0) {
+        context = in + zero(usage.get("cacheRead")) + zero(usage.get("cacheWrite"));
+      }
+    }
+
+    private static long zero(JsonNode count) {
+      Long value = TokenCount.of(count);
+      return value == null ? 0 : value;
+    }
+
+    @Override
+    public UsageReport report(boolean partial) {
+      if (answers == 0) {
+        return UsageReport.NONE;
+      }
+      return new UsageReport(
+          new Usage(
+              model,
+              input.value(),
+              output.value(),
+              cacheRead.value(),
+              cacheWrite.value(),
+              null,
+              answers,
+              context,
+              null,
+              SOURCE,
+              partial),
+          null);
+    }
+  }
+}
