@@ -33,15 +33,25 @@ public final class AnthropicModelServer extends ScriptedModelServer {
   public static final String SHELL_TOOL = "Bash";
 
   private final AtomicInteger ids = new AtomicInteger();
+  private final String shellTool;
   private Step.Failure failing;
   private String failingMessages;
 
   public AnthropicModelServer() throws IOException {
-    super();
+    this(SHELL_TOOL);
   }
 
-  /** Whether {@code request} is a turn of the main conversation (it offers the Bash tool). */
-  public static boolean isTurn(Received request) {
+  /**
+   * A server for a CLI whose shell tool has another name (opencode's is {@code bash}): a request
+   * that offers it is a turn of the main conversation, and a {@link Step.ShellCall} calls it.
+   */
+  public AnthropicModelServer(String shellTool) throws IOException {
+    super();
+    this.shellTool = shellTool;
+  }
+
+  /** Whether {@code request} is a turn of the main conversation (it offers the shell tool). */
+  public boolean isTurn(Received request) {
     if (!request.method().equals("POST") || !pathOf(request).equals("/v1/messages")) {
       return false;
     }
@@ -54,7 +64,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
 
   /** The requests that were turns of the main conversation, in the order received. */
   public List<Received> turns() {
-    return received().stream().filter(AnthropicModelServer::isTurn).toList();
+    return received().stream().filter(this::isTurn).toList();
   }
 
   @Override
@@ -106,7 +116,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
           exchange,
           stream,
           model,
-          List.of(toolUse(SHELL_TOOL, input)),
+          List.of(toolUse(shellTool, input)),
           "tool_use",
           1,
           Duration.ZERO);
@@ -260,9 +270,9 @@ public final class AnthropicModelServer extends ScriptedModelServer {
     return JSON.writeValueAsString(error);
   }
 
-  private static boolean offersShellTool(JsonNode body) {
+  private boolean offersShellTool(JsonNode body) {
     for (JsonNode tool : body.path("tools")) {
-      if (SHELL_TOOL.equals(tool.path("name").asText())) {
+      if (shellTool.equals(tool.path("name").asText())) {
         return true;
       }
     }

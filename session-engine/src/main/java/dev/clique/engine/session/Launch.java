@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -49,6 +50,7 @@ final class Launch {
   private final SessionProcesses processes;
   private final Clock clock;
   private final Supplier<String> engineUrl;
+  private final Path hooksDir;
 
   Launch(
       CliCatalogue catalogue,
@@ -56,13 +58,15 @@ final class Launch {
       Tmux tmux,
       SessionProcesses processes,
       Clock clock,
-      Supplier<String> engineUrl) {
+      Supplier<String> engineUrl,
+      Path hooksDir) {
     this.catalogue = catalogue;
     this.tokens = tokens;
     this.tmux = tmux;
     this.processes = processes;
     this.clock = clock;
     this.engineUrl = engineUrl;
+    this.hooksDir = hooksDir;
   }
 
   /**
@@ -155,11 +159,9 @@ final class Launch {
     values.put("mode", record.mode() == null ? "" : record.mode());
     values.put(
         "cli_session_id", record.cliSessionId() == null ? record.id() : record.cliSessionId());
-    values.put(
-        "hook_settings",
-        HookDialect.named(cli.hooks())
-            .map(d -> d.settings(engineUrl.get() + "/api/sessions/" + record.id() + "/hook"))
-            .orElse(""));
+    Optional<HookDialect> hooks = HookDialect.named(cli.hooks());
+    String hookUrl = engineUrl.get() + "/api/sessions/" + record.id() + "/hook";
+    values.put("hook_settings", hooks.map(d -> d.settings(hookUrl)).orElse(""));
     boolean resuming = resume && record.cliSessionId() != null;
     List<String> argv = cli.launchArgv(binary, values, resuming);
     Map<String, String> env = new LinkedHashMap<>();
@@ -171,6 +173,9 @@ final class Launch {
           tokens.create(
               "hook:" + record.id().substring(0, 8), Set.of(Scope.ATTENTION), record.id());
       env.put("CLIQUE_ATTENTION_TOKEN", hook.secret());
+      if (hooks.isPresent()) {
+        env.putAll(hooks.get().environment(hookUrl, hooksDir));
+      }
       tmux.newSession(record.id(), Path.of(record.cwd()), argv, env);
     } catch (IOException e) {
       revokeTokens(record.id());

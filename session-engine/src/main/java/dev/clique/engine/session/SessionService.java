@@ -118,7 +118,9 @@ public final class SessionService implements AutoCloseable {
             this.tmux, known::watched, catalogue, record -> usage.of(this, record), clock);
     this.views = new SessionViews(store, known, watcher, slowFacts, catalogue, this.tmux, clock);
     this.processes = new SessionProcesses(this.tmux, watcher);
-    this.launch = new Launch(catalogue, tokens, this.tmux, processes, clock, engineUrl);
+    this.launch =
+        new Launch(
+            catalogue, tokens, this.tmux, processes, clock, engineUrl, store.hooksDirectory());
     this.adoption = new Adoption(store, known, tmux, watcher, catalogue, tokens, clock);
     this.panes = new PaneReader(store, this.tmux, watcher);
     discovery.onChange(

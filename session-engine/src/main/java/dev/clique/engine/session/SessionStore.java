@@ -46,6 +46,14 @@ public final class SessionStore {
     return store;
   }
 
+  /**
+   * The folder beside the store where the engine keeps what a CLI's hooks need as files (opencode's
+   * plugin): the clique home's {@code hooks/}.
+   */
+  Path hooksDirectory() {
+    return file.toAbsolutePath().resolveSibling("hooks");
+  }
+
   public synchronized List<SessionRecord> all() {
     reloadIfChanged();
     return List.copyOf(records.values());
