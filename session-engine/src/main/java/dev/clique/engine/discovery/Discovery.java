@@ -57,7 +57,13 @@ public final class Discovery implements AutoCloseable {
 
   /** The variables of a CLI's own environment that say where it keeps its files. */
   static final List<String> ROOT_VARIABLES =
-      List.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME");
+      List.of(
+          "HOME",
+          "CLAUDE_CONFIG_DIR",
+          "CODEX_HOME",
+          "GEMINI_CLI_HOME",
+          "XDG_DATA_HOME",
+          "OPENCODE_DB");
 
   /** What a pane runs, as its process tree was read once. */
   private record Detection(

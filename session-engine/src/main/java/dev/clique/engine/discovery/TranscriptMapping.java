@@ -77,8 +77,48 @@ public final class TranscriptMapping {
               roots,
               false,
               "the newest Gemini CLI session of " + found.cwd() + " since the process started");
+      case "opencode" -> opencode(found, roots, started);
       default -> new Mapped(request(kind, found, null, started), roots, false, "no transcript");
     };
+  }
+
+  /**
+   * opencode: the session its argv names ({@code -s}, {@code --session}), in the database its
+   * process holds open; else the newest top-level session of its folder since it started.
+   */
+  private Mapped opencode(Found found, TranscriptRoots roots, Instant started) {
+    TranscriptRoots own = roots;
+    String where = "";
+    for (long pid : processes.tree(found.cliPid())) {
+      for (String open : processes.openFiles(pid)) {
+        if (open.endsWith("/opencode.db")) {
+          own =
+              new TranscriptRoots(
+                  roots.claudeConfigDir(), roots.codexHome(), roots.geminiHome(), Path.of(open));
+          where = ", in the database pid " + pid + " holds open";
+          break;
+        }
+      }
+    }
+    List<String> argv = found.argv();
+    for (int i = 0; i + 1 < argv.size(); i++) {
+      if ((argv.get(i).equals("-s") || argv.get(i).equals("--session"))
+          && SAFE_ID.matcher(argv.get(i + 1)).matches()) {
+        return new Mapped(
+            request("opencode", found, argv.get(i + 1), started),
+            own,
+            true,
+            "its argv: " + argv.get(i) + where);
+      }
+    }
+    return new Mapped(
+        request("opencode", found, null, started),
+        own,
+        false,
+        "guessed: the newest opencode session of "
+            + found.cwd()
+            + " since the process started"
+            + where);
   }
 
   private Mapped claude(Found found, TranscriptRoots roots, Instant started) {

@@ -14,6 +14,7 @@ import dev.clique.engine.session.SessionView;
 import dev.clique.engine.session.WaitOutcome;
 import dev.clique.engine.transcript.Transcripts;
 import dev.clique.engine.transcript.Turn;
+import dev.clique.engine.transcript.UnreadableTranscriptException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -96,17 +97,21 @@ final class Answers {
   }
 
   /** The CLI's own conversation, from a bounded tail of its transcript; [] when it has none. */
-  Map<String, Object> conversation(SessionRecord record) {
+  Map<String, Object> conversation(SessionRecord record) throws ApiError {
     String kind = sessions.catalogue().find(record.cli()).map(CliDefinition::transcript).orElse("");
     Optional<Found> found = sessions.found(record.id());
     List<Turn> turns;
     TranscriptMapping.Mapped mapped = null;
-    if (found.isPresent() && !kind.isEmpty()) {
-      // A session clique did not start: its transcript is found from its process.
-      mapped = mapping.map(found.get(), kind, userHome);
-      turns = transcripts.turns(mapped.request(), mapped.roots());
-    } else {
-      turns = transcripts.turns(sessions.transcriptRequest(record, kind));
+    try {
+      if (found.isPresent() && !kind.isEmpty()) {
+        // A session clique did not start: its transcript is found from its process.
+        mapped = mapping.map(found.get(), kind, userHome);
+        turns = transcripts.turns(mapped.request(), mapped.roots());
+      } else {
+        turns = transcripts.turns(sessions.transcriptRequest(record, kind));
+      }
+    } catch (UnreadableTranscriptException e) {
+      throw new ApiError(500, e.getMessage()); // never a wrong list of turns
     }
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("cli", record.cli());

@@ -16,18 +16,36 @@ import java.util.Set;
  * @param claudeConfigDir Claude Code's config directory, holding {@code projects/}
  * @param codexHome Codex's home, holding {@code sessions/}
  * @param geminiHome Gemini CLI's {@code .gemini} directory, holding {@code tmp/}
+ * @param opencodeDatabase opencode's SQLite database, {@code opencode.db}
  */
-public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
+public record TranscriptRoots(
+    Path claudeConfigDir, Path codexHome, Path geminiHome, Path opencodeDatabase) {
 
   /** The variables that choose the roots: each CLI's own, and {@code HOME} for its default. */
   public static final Set<String> VARIABLES =
-      Set.of("HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME");
+      Set.of(
+          "HOME",
+          "CLAUDE_CONFIG_DIR",
+          "CODEX_HOME",
+          "GEMINI_CLI_HOME",
+          "XDG_DATA_HOME",
+          "OPENCODE_DB");
 
   /** Checks that every root is present. */
   public TranscriptRoots {
     Objects.requireNonNull(claudeConfigDir, "claudeConfigDir");
     Objects.requireNonNull(codexHome, "codexHome");
     Objects.requireNonNull(geminiHome, "geminiHome");
+    Objects.requireNonNull(opencodeDatabase, "opencodeDatabase");
+  }
+
+  /** Roots with opencode's database where it is by default for this user. */
+  public TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
+    this(
+        claudeConfigDir,
+        codexHome,
+        geminiHome,
+        OpencodeConversation.database(Map.of(), Path.of(System.getProperty("user.home"))));
   }
 
   /**
@@ -45,7 +63,7 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
     Path claude = dir(env, "CLAUDE_CONFIG_DIR", userHome.resolve(".claude"));
     Path codex = dir(env, "CODEX_HOME", userHome.resolve(".codex"));
     Path gemini = dir(env, "GEMINI_CLI_HOME", userHome).resolve(".gemini");
-    return new TranscriptRoots(claude, codex, gemini);
+    return new TranscriptRoots(claude, codex, gemini, OpencodeConversation.database(env, userHome));
   }
 
   /**
@@ -67,7 +85,10 @@ public record TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiH
         dir(sessionEnv, "CODEX_HOME", codexHome),
         geminiCliHome == null || geminiCliHome.isBlank()
             ? geminiHome
-            : Path.of(geminiCliHome.strip()).resolve(".gemini"));
+            : Path.of(geminiCliHome.strip()).resolve(".gemini"),
+        sessionEnv.containsKey("OPENCODE_DB") || sessionEnv.containsKey("XDG_DATA_HOME")
+            ? OpencodeConversation.database(sessionEnv, Path.of(System.getProperty("user.home")))
+            : opencodeDatabase);
   }
 
   /**

@@ -35,7 +35,11 @@ import org.slf4j.LoggerFactory;
 public final class Transcripts {
 
   private static final Set<String> KINDS =
-      Collections.unmodifiableSet(new LinkedHashSet<>(List.of("claude", "codex", "gemini")));
+      Collections.unmodifiableSet(
+          new LinkedHashSet<>(List.of("claude", "codex", "gemini", "opencode")));
+
+  /** A CLI that keeps its conversations in a database rather than one file per session. */
+  private static final String OPENCODE = "opencode";
 
   /** Looked up on first use: a call that goes well never starts the logging machinery. */
   private static final class Log {
@@ -113,7 +117,8 @@ public final class Transcripts {
   /**
    * The session's conversation, oldest first. Empty when its kind has no reader, when the CLI has
    * not written its transcript yet, or when the file cannot be read; lines that are not JSON
-   * objects are skipped, so bad content never fails the call.
+   * objects are skipped, so bad content never fails the call. opencode's database is the exception:
+   * one it cannot read as it knows it is an {@link UnreadableTranscriptException}, not a guess.
    */
   public List<Turn> turns(TranscriptRequest request) {
     return turns(request, roots);
@@ -125,6 +130,11 @@ public final class Transcripts {
    */
   public List<Turn> turns(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
+    if (request.kind().equals(OPENCODE)) {
+      TranscriptRoots where =
+          request.environment() == null ? roots : roots.forSession(request.environment());
+      return OpencodeConversation.turns(where.opencodeDatabase(), request);
+    }
     try {
       Optional<Located> located = locate(request, roots);
       return located.isEmpty()
@@ -165,8 +175,8 @@ public final class Transcripts {
   /** The session's transcript file, where its environment says, else under {@code roots}. */
   private Optional<Located> locate(TranscriptRequest request, TranscriptRoots roots)
       throws IOException {
-    if (!KINDS.contains(request.kind())) {
-      return Optional.empty();
+    if (!KINDS.contains(request.kind()) || request.kind().equals(OPENCODE)) {
+      return Optional.empty(); // opencode's usage: not read yet
     }
     TranscriptRoots where =
         request.environment() == null ? roots : roots.forSession(request.environment());

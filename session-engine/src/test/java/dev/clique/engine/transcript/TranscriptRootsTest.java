@@ -19,7 +19,10 @@ class TranscriptRootsTest {
     assertThat(roots)
         .isEqualTo(
             new TranscriptRoots(
-                HOME.resolve(".claude"), HOME.resolve(".codex"), HOME.resolve(".gemini")));
+                HOME.resolve(".claude"),
+                HOME.resolve(".codex"),
+                HOME.resolve(".gemini"),
+                HOME.resolve(".local/share/opencode/opencode.db")));
   }
 
   @Test
@@ -35,6 +38,10 @@ class TranscriptRootsTest {
     assertThat(roots.claudeConfigDir()).isEqualTo(Path.of("/cfg/claude"));
     assertThat(roots.codexHome()).isEqualTo(Path.of("/cfg/codex"));
     assertThat(roots.geminiHome()).isEqualTo(Path.of("/cfg/gemini-home/.gemini"));
+    assertThat(
+            TranscriptRoots.fromEnvironment(Map.of("XDG_DATA_HOME", "/cfg/data"), HOME)
+                .opencodeDatabase())
+        .isEqualTo(Path.of("/cfg/data/opencode/opencode.db"));
   }
 
   @Test
@@ -73,7 +80,10 @@ class TranscriptRootsTest {
     assertThat(session)
         .isEqualTo(
             new TranscriptRoots(
-                HOME.resolve(".claude"), Path.of("/pane/codex"), HOME.resolve(".gemini")));
+                HOME.resolve(".claude"),
+                Path.of("/pane/codex"),
+                HOME.resolve(".gemini"),
+                HOME.resolve(".local/share/opencode/opencode.db")));
     assertThat(engine.forSession(Map.of())).isEqualTo(engine);
   }
 

@@ -22,8 +22,8 @@ class TranscriptsTest {
   }
 
   @Test
-  void theKindsWithAReaderAreClaudeCodexAndGemini() {
-    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini");
+  void theKindsWithAReaderAreClaudeCodexGeminiAndOpencode() {
+    assertThat(Transcripts.kinds()).containsExactly("claude", "codex", "gemini", "opencode");
   }
 
   @Test
