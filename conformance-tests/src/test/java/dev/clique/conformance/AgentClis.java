@@ -11,14 +11,15 @@ final class AgentClis {
   private AgentClis() {}
 
   /**
-   * {@code agent-clis/node_modules/.bin}: where {@code claude}, {@code codex}, {@code gemini} are.
+   * {@code agent-clis/node_modules/.bin}: where {@code claude}, {@code codex}, {@code gemini},
+   * {@code opencode} are.
    */
   static Path bin() {
     Path bin =
         Path.of(System.getProperty("clique.agentClis", "agent-clis"), "node_modules", ".bin")
             .toAbsolutePath()
             .normalize();
-    for (String cli : new String[] {"claude", "codex", "gemini"}) {
+    for (String cli : new String[] {"claude", "codex", "gemini", "opencode"}) {
       if (!Files.isExecutable(bin.resolve(cli))) {
         throw new IllegalStateException(
             "the real " + cli + " is missing at " + bin + ": run the suites through `mvn verify`");

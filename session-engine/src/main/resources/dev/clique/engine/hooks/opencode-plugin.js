@@ -18,17 +18,31 @@ export const CliqueState = async () => {
   if (!url || !token) return {}
   // opencode goes idle right after a failed turn: the error holds until the next turn starts.
   const failed = new Set()
-  // One post at a time, in the order opencode said them, without holding opencode up.
-  let posted = Promise.resolve()
-  const post = (event) => {
-    posted = posted.then(() =>
-      fetch(url, {
+  // One post at a time, without holding opencode up: while one is on its way, only the newest
+  // event waits (the newest says the state), and a status the engine was just told is not told again.
+  let sending = false
+  let waiting = null
+  let last = ""
+  const send = async () => {
+    sending = true
+    while (waiting) {
+      const body = JSON.stringify(waiting)
+      waiting = null
+      await fetch(url, {
         method: "POST",
         headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" },
-        body: JSON.stringify(event),
+        body,
         signal: AbortSignal.timeout(2000),
-      }).catch(() => {}),
-    )
+      }).catch(() => {})
+    }
+    sending = false
+  }
+  const post = (event) => {
+    const said = event.type + " " + (event.properties.status?.type ?? event.properties.id ?? "")
+    if (said === last && event.type === "session.status") return
+    last = said
+    waiting = event
+    if (!sending) send()
   }
   return {
     event: async ({ event }) => {
