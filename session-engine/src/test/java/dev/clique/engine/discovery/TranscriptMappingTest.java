@@ -132,6 +132,36 @@ class TranscriptMappingTest {
   }
 
   @Test
+  void opencodesArgvNamesItsSessionInTheDatabaseItHoldsOpen() throws Exception {
+    Path db = dir.resolve("data/opencode/opencode.db");
+    Files.createDirectories(proc.resolve(PID + "/fd"));
+    Files.createSymbolicLink(proc.resolve(PID + "/fd/12"), db);
+    TranscriptMapping.Mapped mapped =
+        mapping.map(
+            found("opencode", Map.of(), "opencode", "-s", "ses_dc935c8e6ffe6FSo3ex0MmaPzA"),
+            "opencode",
+            dir);
+    assertThat(mapped.exact()).isTrue();
+    assertThat(mapped.request().cliSessionId()).isEqualTo("ses_dc935c8e6ffe6FSo3ex0MmaPzA");
+    assertThat(mapped.roots().opencodeDatabase()).isEqualTo(db);
+    assertThat(mapped.evidence()).contains("its argv: -s", "holds open");
+  }
+
+  @Test
+  void opencodeWithoutASessionInItsArgvIsTheNewestOfItsFolderAsAGuess() {
+    TranscriptMapping.Mapped mapped =
+        mapping.map(
+            found("opencode", Map.of("XDG_DATA_HOME", "/home/dev/data"), "opencode"),
+            "opencode",
+            dir);
+    assertThat(mapped.exact()).isFalse();
+    assertThat(mapped.request().cliSessionId()).isNull();
+    assertThat(mapped.roots().opencodeDatabase())
+        .isEqualTo(Path.of("/home/dev/data/opencode/opencode.db"));
+    assertThat(mapped.evidence()).startsWith("guessed:");
+  }
+
+  @Test
   void codexWithoutAnOpenRolloutAndGeminiAreMappedByTheirFolderAsAGuess() {
     TranscriptMapping.Mapped codex =
         mapping.map(
