@@ -116,7 +116,8 @@ public class MicroBenchmarks {
                 claudeHome.resolve("gemini"),
                 claudeHome.resolve("qwen"),
                 claudeHome.resolve("copilot"),
-                claudeHome.resolve("pi")));
+                claudeHome.resolve("pi"),
+                claudeHome.resolve("opencode.db")));
     return transcripts.turns(request).size();
   }
 }

@@ -15,14 +15,15 @@ final class AgentClis {
 
   /**
    * {@code agent-clis/node_modules/.bin}: where {@code claude}, {@code codex}, {@code gemini},
-   * {@code qwen}, {@code copilot}, {@code pi} (and the Node 22 pi needs) are.
+   * {@code qwen}, {@code copilot}, {@code pi}, {@code opencode} (and the Node 22 pi needs) are.
    */
   static Path bin() {
     Path bin =
         Path.of(System.getProperty("clique.agentClis", "agent-clis"), "node_modules", ".bin")
             .toAbsolutePath()
             .normalize();
-    for (String cli : new String[] {"claude", "codex", "gemini", "qwen", "copilot", "pi"}) {
+    for (String cli :
+        new String[] {"claude", "codex", "gemini", "qwen", "copilot", "pi", "opencode"}) {
       if (!Files.isExecutable(bin.resolve(cli))) {
         throw new IllegalStateException(
             "the real " + cli + " is missing at " + bin + ": run the suites through `mvn verify`");

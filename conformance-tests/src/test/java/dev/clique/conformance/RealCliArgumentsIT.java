@@ -36,8 +36,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * and GitHub Copilot CLI with {@code --help} at the end (each parses and checks every value before
  * it), Gemini CLI with no key (yargs checks every value, then it asks for an auth method, or finds
  * no session to resume), Qwen Code with no provider and stdin closed (yargs again: then it finds no
- * auth type for a run without a terminal, or no session to resume). Every run has its own empty
- * home.
+ * auth type for a run without a terminal, or no session to resume). opencode with {@code run hi}
+ * after them (it checks the session, then names the agent it runs as, or warns that it has no such
+ * agent and falls back to its default; the model it then asks is a closed port on loopback, and the
+ * run is ended once the agent is named). Every run has its own home, empty but for what opencode
+ * needs offline: a provider on loopback, and for a resume the session it resumes, imported with
+ * opencode's own {@code import}.
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
 // Four CLIs, a dozen runs each; Qwen Code's start alone takes 8 to 17 s on a loaded 2-core machine.
@@ -46,8 +50,17 @@ class RealCliArgumentsIT {
   private static final String UNKNOWN_MODE = "no-such-mode";
   private static final Duration RUN = Duration.ofSeconds(45);
 
-  /** How each pinned CLI is asked, and what it prints when its parser accepted the arguments. */
-  private record Probe(List<String> extra, Predicate<String> accepted) {}
+  /**
+   * How each pinned CLI is asked, what it prints when its parser accepted the arguments, and what
+   * shows that it is past its parser (it is then ended rather than waited for).
+   */
+  private record Probe(List<String> extra, Predicate<String> accepted, Predicate<String> settled) {
+    Probe(List<String> extra, Predicate<String> accepted) {
+      this(extra, accepted, out -> false);
+    }
+  }
+
+  private static final String OPENCODE_FALLBACK = "not found. Falling back to default agent";
 
   private static final Map<String, Probe> PROBES =
       Map.of(
@@ -81,7 +94,12 @@ class RealCliArgumentsIT {
                   (out.contains("No auth type is selected")
                           || out.contains("No saved session found with ID"))
                       && !out.contains("Invalid values")
-                      && !out.contains("Unknown argument")));
+                      && !out.contains("Unknown argument")),
+          "opencode",
+          new Probe(
+              List.of("run", "hi"),
+              out -> out.contains("> ") && out.contains(" · ") && !out.contains(OPENCODE_FALLBACK),
+              out -> (out.contains("> ") && out.contains(" · ")) || out.contains("Error:")));
 
   private final SoftAssertions softly = new SoftAssertions();
   private Path scratch;
@@ -145,7 +163,7 @@ class RealCliArgumentsIT {
     values.put("name", "args");
     values.put("cwd", cwd.toString());
     values.put("mode", mode);
-    values.put("cli_session_id", id);
+    values.put("cli_session_id", cli.id().equals("opencode") ? "ses_" + id.replace("-", "") : id);
     values.put(
         "hook_settings",
         HookDialect.named(cli.hooks())
@@ -158,12 +176,80 @@ class RealCliArgumentsIT {
     env.put("HOME", home.toString());
     env.put("TERM", "dumb");
     env.put("NO_BROWSER", "true");
+    if (cli.id().equals("opencode")) {
+      env.putAll(opencodeOffline(home, cwd, resume ? values.get("cli_session_id") : null, binary));
+    }
+    Probe probe = PROBES.get(cli.id());
     try (Spawned process = Spawned.start(argv, env, cwd)) {
       process.closeStdin();
-      process.waitFor(RUN);
+      long deadline = System.nanoTime() + RUN.toNanos();
+      while (process.alive()
+          && !probe.settled().test(process.stdout() + process.stderr())
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+      }
+      if (!process.alive()) {
+        process.waitFor(RUN);
+      }
       String output = process.stdout() + process.stderr();
       String label = cli.id() + (resume ? " resume" : "") + " --mode " + mode;
-      return new Run(label, output, PROBES.get(cli.id()).accepted().test(output));
+      return new Run(label, output, probe.accepted().test(output));
     }
+  }
+
+  /**
+   * opencode's offline setup in {@code home}: its Anthropic provider on a closed loopback port, its
+   * config folder holding its plugin package as installed (so it fetches nothing from npm), and the
+   * session to resume, imported; its variables.
+   */
+  private static Map<String, String> opencodeOffline(
+      Path home, Path cwd, String session, Path binary) throws Exception {
+    Path config =
+        Files.createDirectories(home.resolve(".config/opencode/node_modules")).getParent();
+    Files.writeString(
+        config.resolve("opencode.json"),
+        "{\"model\": \"anthropic/claude-scripted\", \"small_model\": \"anthropic/claude-scripted\","
+            + " \"provider\": {\"anthropic\": {\"options\": {\"baseURL\": \"http://127.0.0.1:9/v1\","
+            + " \"apiKey\": \"sk-ant-fake\"}, \"models\": {\"claude-scripted\": {\"name\": \"Claude"
+            + " Scripted\", \"tool_call\": true, \"limit\": {\"context\": 200000, \"output\":"
+            + " 8192}}}}}}");
+    Files.writeString(
+        config.resolve("package.json"),
+        "{\"dependencies\": {\"@opencode-ai/plugin\": \"1.18.33\"}}");
+    Files.writeString(
+        config.resolve("package-lock.json"),
+        "{\"packages\": {\"\": {\"dependencies\": {\"@opencode-ai/plugin\": \"1.18.33\"}}}}");
+    Map<String, String> env = new HashMap<>();
+    env.put("OPENCODE_DISABLE_MODELS_FETCH", "1");
+    env.put("OPENCODE_DISABLE_AUTOUPDATE", "1");
+    env.put("OPENCODE_DISABLE_DEFAULT_PLUGINS", "1");
+    env.put("OPENCODE_DISABLE_LSP_DOWNLOAD", "1");
+    env.put("OPENCODE_DISABLE_SHARE", "1");
+    env.put("npm_config_registry", "http://127.0.0.1:9/");
+    env.put("npm_config_offline", "true");
+    if (session != null) {
+      Path exported = home.resolve("session.json");
+      Files.writeString(
+          exported,
+          "{\"info\": {\"id\": \""
+              + session
+              + "\", \"slug\": \"args\", \"projectID\": \"global\", \"directory\": \""
+              + cwd
+              + "\", \"title\": \"args\", \"version\": \"1.18.33\", \"time\": {\"created\": 1,"
+              + " \"updated\": 1}}, \"messages\": []}");
+      Map<String, String> importEnv = new HashMap<>(env);
+      importEnv.put("PATH", AgentClis.path());
+      importEnv.put("HOME", home.toString());
+      try (Spawned imported =
+          Spawned.start(
+              List.of(binary.toString(), "import", exported.toString()), importEnv, cwd)) {
+        imported.closeStdin();
+        imported.waitFor(RUN);
+        assertThat(imported.stdout() + imported.stderr())
+            .as("opencode imported the session to resume")
+            .contains("Imported session: " + session);
+      }
+    }
+    return env;
   }
 }

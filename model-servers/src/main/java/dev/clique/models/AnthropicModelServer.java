@@ -45,25 +45,21 @@ public final class AnthropicModelServer extends ScriptedModelServer {
   }
 
   /**
-   * A server for a CLI whose shell tool has another name: requests that offer {@code shellTool} are
-   * its main conversation's turns, and a {@link Step.ShellCall} calls it.
+   * A server for a CLI whose shell tool has another name (opencode's is {@code bash}): a request
+   * that offers it is a turn of the main conversation, and a {@link Step.ShellCall} calls it.
    */
   public AnthropicModelServer(String shellTool) throws IOException {
     super();
     this.shellTool = shellTool;
   }
 
-  /** Whether {@code request} is a turn of the main conversation (it offers the Bash tool). */
-  public static boolean isTurn(Received request) {
-    return isTurn(request, SHELL_TOOL);
-  }
-
-  private static boolean isTurn(Received request, String shellTool) {
+  /** Whether {@code request} is a turn of the main conversation (it offers the shell tool). */
+  public boolean isTurn(Received request) {
     if (!request.method().equals("POST") || !pathOf(request).equals("/v1/messages")) {
       return false;
     }
     try {
-      return offersShellTool(JSON.readTree(request.body()), shellTool);
+      return offersShellTool(JSON.readTree(request.body()));
     } catch (IOException e) {
       return false;
     }
@@ -71,7 +67,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
 
   /** The requests that were turns of the main conversation, in the order received. */
   public List<Received> turns() {
-    return received().stream().filter(r -> isTurn(r, shellTool)).toList();
+    return received().stream().filter(this::isTurn).toList();
   }
 
   @Override
@@ -99,7 +95,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
     }
     boolean stream = body.path("stream").asBoolean(false);
     String model = body.path("model").asText("claude");
-    if (!offersShellTool(body, shellTool)) {
+    if (!offersShellTool(body)) {
       reply(
           exchange,
           stream,
@@ -277,7 +273,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
     return JSON.writeValueAsString(error);
   }
 
-  private static boolean offersShellTool(JsonNode body, String shellTool) {
+  private boolean offersShellTool(JsonNode body) {
     for (JsonNode tool : body.path("tools")) {
       if (shellTool.equals(tool.path("name").asText())) {
         return true;

@@ -64,7 +64,9 @@ public final class Discovery implements AutoCloseable {
           "GEMINI_CLI_HOME",
           "QWEN_HOME",
           "COPILOT_HOME",
-          "PI_CODING_AGENT_DIR");
+          "PI_CODING_AGENT_DIR",
+          "XDG_DATA_HOME",
+          "OPENCODE_DB");
 
   /** What a pane runs, as its process tree was read once. */
   private record Detection(

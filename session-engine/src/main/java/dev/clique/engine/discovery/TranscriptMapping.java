@@ -87,6 +87,7 @@ public final class TranscriptMapping {
               "the newest Gemini CLI session of " + found.cwd() + " since the process started");
       case "copilot" -> copilot(found, roots, started);
       case "pi" -> pi(found, roots, started);
+      case "opencode" -> opencode(found, roots, started);
       default -> new Mapped(request(kind, found, null, started), roots, false, "no transcript");
     };
   }
@@ -122,6 +123,43 @@ public final class TranscriptMapping {
         roots,
         false,
         "guessed: the newest Copilot session of " + found.cwd() + " since the process started");
+  }
+
+  /**
+   * opencode: the session its argv names ({@code -s}, {@code --session}), in the database its
+   * process holds open; else the newest top-level session of its folder since it started.
+   */
+  private Mapped opencode(Found found, TranscriptRoots roots, Instant started) {
+    TranscriptRoots own = roots;
+    String where = "";
+    for (long pid : processes.tree(found.cliPid())) {
+      for (String open : processes.openFiles(pid)) {
+        if (open.endsWith("/opencode.db")) {
+          own = roots.withOpencodeDatabase(Path.of(open));
+          where = ", in the database pid " + pid + " holds open";
+          break;
+        }
+      }
+    }
+    List<String> argv = found.argv();
+    for (int i = 0; i + 1 < argv.size(); i++) {
+      if ((argv.get(i).equals("-s") || argv.get(i).equals("--session"))
+          && SAFE_ID.matcher(argv.get(i + 1)).matches()) {
+        return new Mapped(
+            request("opencode", found, argv.get(i + 1), started),
+            own,
+            true,
+            "its argv: " + argv.get(i) + where);
+      }
+    }
+    return new Mapped(
+        request("opencode", found, null, started),
+        own,
+        false,
+        "guessed: the newest opencode session of "
+            + found.cwd()
+            + " since the process started"
+            + where);
   }
 
   private Mapped claude(Found found, TranscriptRoots roots, Instant started) {
@@ -221,14 +259,7 @@ public final class TranscriptMapping {
         if (rollout.matches()) {
           Path file = Path.of(open.replace(" (deleted)", ""));
           Path codexHome = file.getParent().getParent().getParent().getParent().getParent();
-          TranscriptRoots own =
-              new TranscriptRoots(
-                  roots.claudeConfigDir(),
-                  codexHome,
-                  roots.geminiHome(),
-                  roots.qwenHome(),
-                  roots.copilotHome(),
-                  roots.piAgentDir());
+          TranscriptRoots own = roots.withCodexHome(codexHome);
           return new Mapped(
               request("codex", found, rollout.group(1), started),
               own,

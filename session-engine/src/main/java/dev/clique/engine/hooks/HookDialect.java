@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.engine.state.Report;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /** What one CLI's hook events say of its state, and how the engine installs those hooks. */
@@ -49,6 +50,15 @@ public interface HookDialect {
     return settings(url);
   }
 
+  /**
+   * Variables for the pane's environment, for a CLI that takes its hooks from there rather than
+   * from an argument (the session's token is in it already); what they name may be written into
+   * {@code hooksDir}, the engine's own folder for them. Empty for most CLIs.
+   */
+  default Map<String, String> environment(String url, Path hooksDir) throws IOException {
+    return Map.of();
+  }
+
   /** The dialect a catalogue entry names ({@code hooks = "claude"}), if the engine knows it. */
   static Optional<HookDialect> named(String name) {
     return switch (name == null ? "" : name) {
@@ -57,6 +67,7 @@ public interface HookDialect {
       case "qwen" -> Optional.of(new QwenHooks());
       case "copilot" -> Optional.of(new CopilotHooks());
       case "pi" -> Optional.of(new PiHooks());
+      case "opencode" -> Optional.of(new OpencodeHooks());
       default -> Optional.empty();
     };
   }

@@ -115,8 +115,7 @@ final class Answers {
         turns = transcripts.turns(sessions.transcriptRequest(record, kind));
       }
     } catch (UnreadableTranscriptException e) {
-      throw new ApiError(
-          500, "the conversation of " + record.name() + " cannot be read: " + e.getMessage());
+      throw new ApiError(500, e.getMessage()); // never a wrong list of turns
     }
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("cli", record.cli());

@@ -212,6 +212,9 @@ final class Launch {
           tokens.create(
               "hook:" + record.id().substring(0, 8), Set.of(Scope.ATTENTION), record.id());
       env.put("CLIQUE_ATTENTION_TOKEN", hook.secret());
+      if (hooks.isPresent()) {
+        env.putAll(hooks.get().environment(hookUrl, hookFiles));
+      }
       if (hookFileVariable.isPresent()) {
         env.put(
             hookFileVariable.get(),

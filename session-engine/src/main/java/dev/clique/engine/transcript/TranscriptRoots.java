@@ -19,6 +19,7 @@ import java.util.Set;
  * @param qwenHome Qwen Code's {@code .qwen} directory, holding {@code projects/}
  * @param copilotHome GitHub Copilot CLI's home, holding {@code session-state/}
  * @param piAgentDir pi's agent directory, holding {@code sessions/}
+ * @param opencodeDatabase opencode's SQLite database, {@code opencode.db}
  */
 public record TranscriptRoots(
     Path claudeConfigDir,
@@ -26,7 +27,8 @@ public record TranscriptRoots(
     Path geminiHome,
     Path qwenHome,
     Path copilotHome,
-    Path piAgentDir) {
+    Path piAgentDir,
+    Path opencodeDatabase) {
 
   /** The variables that choose the roots: each CLI's own, and {@code HOME} for its default. */
   public static final Set<String> VARIABLES =
@@ -37,7 +39,9 @@ public record TranscriptRoots(
           "GEMINI_CLI_HOME",
           "QWEN_HOME",
           "COPILOT_HOME",
-          "PI_CODING_AGENT_DIR");
+          "PI_CODING_AGENT_DIR",
+          "XDG_DATA_HOME",
+          "OPENCODE_DB");
 
   /** Checks that every root is present. */
   public TranscriptRoots {
@@ -47,11 +51,13 @@ public record TranscriptRoots(
     Objects.requireNonNull(qwenHome, "qwenHome");
     Objects.requireNonNull(copilotHome, "copilotHome");
     Objects.requireNonNull(piAgentDir, "piAgentDir");
+    Objects.requireNonNull(opencodeDatabase, "opencodeDatabase");
   }
 
   /**
    * The roots of the first three CLIs, the others' homes beside Gemini CLI's ({@code .qwen}, {@code
-   * .copilot}, {@code .pi/agent}), as in one user's home.
+   * .copilot}, {@code .pi/agent}, opencode's database under {@code .local/share}), as in one user's
+   * home.
    */
   public TranscriptRoots(Path claudeConfigDir, Path codexHome, Path geminiHome) {
     this(
@@ -60,7 +66,8 @@ public record TranscriptRoots(
         geminiHome,
         geminiHome.resolveSibling(".qwen"),
         geminiHome.resolveSibling(".copilot"),
-        geminiHome.resolveSibling(".pi").resolve("agent"));
+        geminiHome.resolveSibling(".pi").resolve("agent"),
+        OpencodeConversation.database(Map.of(), geminiHome.toAbsolutePath().getParent()));
   }
 
   /**
@@ -82,7 +89,8 @@ public record TranscriptRoots(
     Path qwen = dir(env, "QWEN_HOME", userHome.resolve(".qwen"));
     Path copilot = dir(env, "COPILOT_HOME", userHome.resolve(".copilot"));
     Path pi = dir(env, "PI_CODING_AGENT_DIR", userHome.resolve(".pi").resolve("agent"));
-    return new TranscriptRoots(claude, codex, gemini, qwen, copilot, pi);
+    return new TranscriptRoots(
+        claude, codex, gemini, qwen, copilot, pi, OpencodeConversation.database(env, userHome));
   }
 
   /**
@@ -107,7 +115,10 @@ public record TranscriptRoots(
             : Path.of(geminiCliHome.strip()).resolve(".gemini"),
         dir(sessionEnv, "QWEN_HOME", qwenHome),
         dir(sessionEnv, "COPILOT_HOME", copilotHome),
-        dir(sessionEnv, "PI_CODING_AGENT_DIR", piAgentDir));
+        dir(sessionEnv, "PI_CODING_AGENT_DIR", piAgentDir),
+        sessionEnv.containsKey("OPENCODE_DB") || sessionEnv.containsKey("XDG_DATA_HOME")
+            ? OpencodeConversation.database(sessionEnv, Path.of(System.getProperty("user.home")))
+            : opencodeDatabase);
   }
 
   /**
@@ -124,6 +135,24 @@ public record TranscriptRoots(
    */
   public Path piSessionDir(String cwd) {
     return piAgentDir.resolve("sessions").resolve(PiTranscriptLocator.folderName(cwd));
+  }
+
+  /** These roots with Codex's home at {@code codexHome} (a rollout found somewhere of its own). */
+  public TranscriptRoots withCodexHome(Path codexHome) {
+    return new TranscriptRoots(
+        claudeConfigDir,
+        codexHome,
+        geminiHome,
+        qwenHome,
+        copilotHome,
+        piAgentDir,
+        opencodeDatabase);
+  }
+
+  /** These roots with opencode's database at {@code database} (the one its process holds open). */
+  public TranscriptRoots withOpencodeDatabase(Path database) {
+    return new TranscriptRoots(
+        claudeConfigDir, codexHome, geminiHome, qwenHome, copilotHome, piAgentDir, database);
   }
 
   private static Path dir(Map<String, String> env, String name, Path fallback) {

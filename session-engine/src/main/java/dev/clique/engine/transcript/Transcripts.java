@@ -36,7 +36,11 @@ public final class Transcripts {
 
   private static final Set<String> KINDS =
       Collections.unmodifiableSet(
-          new LinkedHashSet<>(List.of("claude", "codex", "gemini", "qwen", "copilot", "pi")));
+          new LinkedHashSet<>(
+              List.of("claude", "codex", "gemini", "qwen", "copilot", "pi", "opencode")));
+
+  /** A CLI that keeps its conversations in a database rather than one file per session. */
+  private static final String OPENCODE = "opencode";
 
   /** Looked up on first use: a call that goes well never starts the logging machinery. */
   private static final class Log {
@@ -127,7 +131,8 @@ public final class Transcripts {
   /**
    * The session's conversation, oldest first. Empty when its kind has no reader, when the CLI has
    * not written its transcript yet, or when the file cannot be read; lines that are not JSON
-   * objects are skipped, so bad content never fails the call.
+   * objects are skipped, so bad content never fails the call; opencode's database it cannot read as
+   * it knows it is an error too.
    *
    * @throws UnreadableTranscriptException when the file is there but of a format that would be read
    *     wrong (a newer version, no header where the CLI writes one)
@@ -142,6 +147,11 @@ public final class Transcripts {
    */
   public List<Turn> turns(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
+    if (request.kind().equals(OPENCODE)) {
+      TranscriptRoots where =
+          request.environment() == null ? roots : roots.forSession(request.environment());
+      return OpencodeConversation.turns(where.opencodeDatabase(), request);
+    }
     try {
       Optional<Located> located = locate(request, roots);
       return located.isEmpty()
@@ -184,8 +194,8 @@ public final class Transcripts {
   /** The session's transcript file, where its environment says, else under {@code roots}. */
   private Optional<Located> locate(TranscriptRequest request, TranscriptRoots roots)
       throws IOException {
-    if (!KINDS.contains(request.kind())) {
-      return Optional.empty();
+    if (!KINDS.contains(request.kind()) || request.kind().equals(OPENCODE)) {
+      return Optional.empty(); // opencode's usage: not read yet
     }
     TranscriptRoots where =
         request.environment() == null ? roots : roots.forSession(request.environment());

@@ -90,6 +90,18 @@ class CliMatchTest {
   }
 
   @Test
+  void opencodeIsKnownByTheNativeBinaryItsPackagePutInPlace() {
+    assertThat(
+            match(
+                "/usr/lib/node_modules/opencode-ai/bin/opencode.exe",
+                "/usr/bin/opencode",
+                "-s",
+                "ses_dc935c8e6ffe6FSo3ex0MmaPzA"))
+        .hasValue("opencode");
+    assertThat(match("/home/dev/.opencode/bin/opencode", "opencode")).hasValue("opencode");
+  }
+
+  @Test
   void aPythonScriptNamedLikeACliIsThatCli() {
     assertThat(match("/usr/bin/python3.12", "python3", "/home/dev/.local/bin/aider"))
         .hasValue("aider");

@@ -39,7 +39,8 @@ class TranscriptMappingTest {
                     dir.resolve("gemini"),
                     dir.resolve("qwen"),
                     dir.resolve("copilot"),
-                    dir.resolve("pi"))
+                    dir.resolve("pi"),
+                    dir.resolve("opencode.db"))
                 .claudeProjectDir(CWD));
     mapping = new TranscriptMapping(new Processes(proc));
   }
@@ -214,6 +215,36 @@ class TranscriptMappingTest {
   }
 
   @Test
+  void opencodesArgvNamesItsSessionInTheDatabaseItHoldsOpen() throws Exception {
+    Path db = dir.resolve("data/opencode/opencode.db");
+    Files.createDirectories(proc.resolve(PID + "/fd"));
+    Files.createSymbolicLink(proc.resolve(PID + "/fd/12"), db);
+    TranscriptMapping.Mapped mapped =
+        mapping.map(
+            found("opencode", Map.of(), "opencode", "-s", "ses_dc935c8e6ffe6FSo3ex0MmaPzA"),
+            "opencode",
+            dir);
+    assertThat(mapped.exact()).isTrue();
+    assertThat(mapped.request().cliSessionId()).isEqualTo("ses_dc935c8e6ffe6FSo3ex0MmaPzA");
+    assertThat(mapped.roots().opencodeDatabase()).isEqualTo(db);
+    assertThat(mapped.evidence()).contains("its argv: -s", "holds open");
+  }
+
+  @Test
+  void opencodeWithoutASessionInItsArgvIsTheNewestOfItsFolderAsAGuess() {
+    TranscriptMapping.Mapped mapped =
+        mapping.map(
+            found("opencode", Map.of("XDG_DATA_HOME", "/home/dev/data"), "opencode"),
+            "opencode",
+            dir);
+    assertThat(mapped.exact()).isFalse();
+    assertThat(mapped.request().cliSessionId()).isNull();
+    assertThat(mapped.roots().opencodeDatabase())
+        .isEqualTo(Path.of("/home/dev/data/opencode/opencode.db"));
+    assertThat(mapped.evidence()).startsWith("guessed:");
+  }
+
+  @Test
   void codexWithoutAnOpenRolloutAndGeminiAreMappedByTheirFolderAsAGuess() {
     TranscriptMapping.Mapped codex =
         mapping.map(
@@ -239,7 +270,8 @@ class TranscriptMappingTest {
                     dir.resolve("gemini"),
                     dir.resolve("qwen"),
                     dir.resolve("copilot"),
-                    agent)
+                    agent,
+                    dir.resolve("opencode.db"))
                 .piSessionDir(CWD));
     Path older = Files.writeString(folder.resolve("2026-06-01T09-00-00-000Z_old-1.jsonl"), "{}\n");
     Files.setLastModifiedTime(older, FileTime.from(Instant.ofEpochSecond((long) STARTED - 600)));

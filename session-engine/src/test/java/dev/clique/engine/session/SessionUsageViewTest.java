@@ -49,7 +49,8 @@ class SessionUsageViewTest {
             dir.resolve(".gemini"),
             dir.resolve(".qwen"),
             dir.resolve(".copilot"),
-            dir.resolve(".pi/agent"));
+            dir.resolve(".pi/agent"),
+            dir.resolve(".local/share/opencode/opencode.db"));
     service =
         new SessionService(
             SessionStore.open(dir.resolve("state.json")),

@@ -14,6 +14,7 @@ final class TestRoots {
         home.resolve(".gemini"),
         home.resolve(".qwen"),
         home.resolve(".copilot"),
-        home.resolve(".pi/agent"));
+        home.resolve(".pi/agent"),
+        home.resolve(".local/share/opencode/opencode.db"));
   }
 }

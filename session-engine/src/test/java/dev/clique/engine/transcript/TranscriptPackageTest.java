@@ -29,6 +29,7 @@ class TranscriptPackageTest {
             "TranscriptRoots",
             "TranscriptRequest",
             "Turn",
+            "UnreadableTranscriptException",
             "UsageReport",
             "Usage",
             "Limits",

@@ -24,7 +24,8 @@ class TranscriptRootsTest {
                 HOME.resolve(".gemini"),
                 HOME.resolve(".qwen"),
                 HOME.resolve(".copilot"),
-                HOME.resolve(".pi/agent")));
+                HOME.resolve(".pi/agent"),
+                HOME.resolve(".local/share/opencode/opencode.db")));
   }
 
   @Test
@@ -40,6 +41,10 @@ class TranscriptRootsTest {
     assertThat(roots.claudeConfigDir()).isEqualTo(Path.of("/cfg/claude"));
     assertThat(roots.codexHome()).isEqualTo(Path.of("/cfg/codex"));
     assertThat(roots.geminiHome()).isEqualTo(Path.of("/cfg/gemini-home/.gemini"));
+    assertThat(
+            TranscriptRoots.fromEnvironment(Map.of("XDG_DATA_HOME", "/cfg/data"), HOME)
+                .opencodeDatabase())
+        .isEqualTo(Path.of("/cfg/data/opencode/opencode.db"));
   }
 
   @Test
@@ -83,7 +88,8 @@ class TranscriptRootsTest {
                 HOME.resolve(".gemini"),
                 HOME.resolve(".qwen"),
                 HOME.resolve(".copilot"),
-                HOME.resolve(".pi/agent")));
+                HOME.resolve(".pi/agent"),
+                HOME.resolve(".local/share/opencode/opencode.db")));
     assertThat(engine.forSession(Map.of())).isEqualTo(engine);
   }
 

@@ -22,9 +22,9 @@ class TranscriptsTest {
   }
 
   @Test
-  void theKindsWithAReaderAreClaudeCodexGeminiQwenCopilotAndPi() {
+  void theKindsWithAReaderAreClaudeCodexGeminiQwenCopilotPiAndOpencode() {
     assertThat(Transcripts.kinds())
-        .containsExactly("claude", "codex", "gemini", "qwen", "copilot", "pi");
+        .containsExactly("claude", "codex", "gemini", "qwen", "copilot", "pi", "opencode");
   }
 
   @Test

@@ -1,0 +1,439 @@
+package dev.clique.engine.transcript;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A read-only look at an SQLite database as its last committed transaction left it: the main file
+ * and the committed frames of its write-ahead log ({@code -wal}), read with plain file reads. It
+ * never writes, locks or checkpoints (the CLI that owns the database is not disturbed), and reads
+ * only the tables it is asked for. Enough of the file format for rowid tables of text, numbers and
+ * NULLs; anything else it meets is {@link Unreadable}, never a guess.
+ */
+final class SqliteSnapshot {
+  /** What cannot be read as the SQLite file format says (half-written, or not SQLite at all). */
+  static final class Unreadable extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Unreadable(String message) {
+      super(message);
+    }
+  }
+
+  private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
+  private static final int WAL_HEADER = 32;
+  private static final int FRAME_HEADER = 24;
+  private static final Pattern COLUMN = Pattern.compile("^\\s*[`\"\\[]?(\\w+)[`\"\\]]?\\s+\\w+");
+
+  private final Path file;
+  private final byte[] main;
+  private final int pageSize;
+  private final int usable;
+  private final Map<Integer, byte[]> walPages;
+  private final Map<String, Table> tables = new HashMap<>();
+
+  /** A table of the schema: where its b-tree starts and its columns, in order. */
+  record Table(String name, int rootPage, List<String> columns) {}
+
+  private SqliteSnapshot(Path file, byte[] main, Map<Integer, byte[]> walPages, int pageSize) {
+    this.file = file;
+    this.main = main;
+    this.walPages = walPages;
+    this.pageSize = pageSize;
+    this.usable = pageSize - Byte.toUnsignedInt(main[20]);
+  }
+
+  /**
+   * Reads {@code file} and its {@code -wal}, refusing a database larger than {@code maxBytes}.
+   *
+   * @throws NoSuchFileException when there is no database
+   * @throws Unreadable when it is not a database this reader can read
+   */
+  static SqliteSnapshot open(Path file, long maxBytes) throws IOException {
+    long size = Files.size(file);
+    Path walFile = file.resolveSibling(file.getFileName() + "-wal");
+    long walSize = Files.isRegularFile(walFile) ? Files.size(walFile) : 0;
+    if (size + walSize > maxBytes) {
+      throw new Unreadable(
+          file + " and its log hold " + (size + walSize) + " bytes, more than " + maxBytes);
+    }
+    byte[] main = Files.readAllBytes(file);
+    if (main.length < 100 || !startsWith(main, MAGIC)) {
+      throw new Unreadable(file + " is not an SQLite database (or not written yet)");
+    }
+    int pageSize = u16(main, 16);
+    pageSize = pageSize == 1 ? 65536 : pageSize;
+    if (pageSize < 512 || Integer.bitCount(pageSize) != 1) {
+      throw new Unreadable(file + " names a page size of " + pageSize);
+    }
+    if (main[56 + 3] != 1 && u32(main, 56) != 0) {
+      throw new Unreadable(file + " keeps its text in UTF-16");
+    }
+    Map<Integer, byte[]> wal = walSize == 0 ? Map.of() : committedFrames(walFile, pageSize);
+    SqliteSnapshot snapshot = new SqliteSnapshot(file, main, wal, pageSize);
+    snapshot.readSchema();
+    return snapshot;
+  }
+
+  /** The table named {@code name}, when the schema has it. */
+  Optional<Table> table(String name) {
+    return Optional.ofNullable(tables.get(name));
+  }
+
+  /**
+   * Every row of {@code table}, in rowid order: its values by column, as {@link String}, {@link
+   * Long}, {@link Double}, {@code byte[]} or null (a column added after the row was written is
+   * null).
+   */
+  void scan(Table table, Consumer<Object[]> row) throws IOException {
+    int columns = table.columns().size();
+    walk(
+        table.rootPage(),
+        payload -> {
+          Object[] values = record(payload);
+          Object[] row2 = new Object[columns];
+          System.arraycopy(values, 0, row2, 0, Math.min(columns, values.length));
+          row.accept(row2);
+        });
+  }
+
+  private void readSchema() throws IOException {
+    walk(
+        1,
+        payload -> {
+          Object[] row = record(payload);
+          if (row.length >= 5 && "table".equals(row[0]) && row[3] instanceof Long root) {
+            String sql = row[4] instanceof String s ? s : "";
+            tables.put((String) row[1], new Table((String) row[1], root.intValue(), columns(sql)));
+          }
+        });
+  }
+
+  /** The column names of a {@code CREATE TABLE}, one definition per line as drizzle writes it. */
+  static List<String> columns(String sql) {
+    int open = sql.indexOf('(');
+    int close = sql.lastIndexOf(')');
+    List<String> names = new ArrayList<>();
+    if (open < 0 || close < open) {
+      return names;
+    }
+    int depth = 0;
+    int start = open + 1;
+    for (int i = open + 1; i <= close; i++) {
+      char c = sql.charAt(i);
+      if (c == '(') {
+        depth++;
+      } else if (c == ')' && i < close) {
+        depth--;
+      } else if ((c == ',' && depth == 0) || i == close) {
+        String definition = sql.substring(start, i).strip();
+        start = i + 1;
+        String upper = definition.toUpperCase(Locale.ROOT);
+        if (upper.startsWith("CONSTRAINT")
+            || upper.startsWith("PRIMARY KEY")
+            || upper.startsWith("FOREIGN KEY")
+            || upper.startsWith("UNIQUE")
+            || upper.startsWith("CHECK")) {
+          continue;
+        }
+        Matcher matcher = COLUMN.matcher(definition);
+        if (matcher.find()) {
+          names.add(matcher.group(1));
+        }
+      }
+    }
+    return names;
+  }
+
+  /** Walks a table b-tree from {@code root}, handing each row's whole payload to {@code row}. */
+  private void walk(int root, PayloadConsumer row) throws IOException {
+    Deque<Integer> pages = new ArrayDeque<>();
+    Set<Integer> seen = new HashSet<>();
+    pages.push(root);
+    while (!pages.isEmpty()) {
+      int number = pages.pop();
+      if (!seen.add(number)) {
+        throw new Unreadable(file + ": page " + number + " is reached twice");
+      }
+      byte[] page = page(number);
+      int header = number == 1 ? 100 : 0;
+      int type = Byte.toUnsignedInt(page[header]);
+      int cells = u16(page, header + 3);
+      if (type == 0x05) {
+        List<Integer> children = new ArrayList<>(cells + 1);
+        for (int i = 0; i < cells; i++) {
+          int cell = u16(page, header + 12 + 2 * i);
+          children.add((int) u32(page, cell));
+        }
+        children.add((int) u32(page, header + 8));
+        for (int i = children.size() - 1; i >= 0; i--) {
+          pages.push(children.get(i));
+        }
+      } else if (type == 0x0d) {
+        for (int i = 0; i < cells; i++) {
+          int cell = u16(page, header + 8 + 2 * i);
+          long[] length = varint(page, cell);
+          long[] rowid = varint(page, (int) length[1]);
+          row.accept(payload(page, (int) rowid[1], length[0]));
+        }
+      } else {
+        throw new Unreadable(file + ": page " + number + " is no table page (type " + type + ")");
+      }
+    }
+  }
+
+  /** A cell's payload, with what spilled onto overflow pages. */
+  private byte[] payload(byte[] page, int start, long length) throws IOException {
+    if (length > Integer.MAX_VALUE - 8) {
+      throw new Unreadable(file + ": a row of " + length + " bytes");
+    }
+    int total = (int) length;
+    int maxLocal = usable - 35;
+    if (total <= maxLocal) {
+      return slice(page, start, total);
+    }
+    int minLocal = (usable - 12) * 32 / 255 - 23;
+    int local = minLocal + (total - minLocal) % (usable - 4);
+    if (local > maxLocal) {
+      local = minLocal;
+    }
+    byte[] out = new byte[total];
+    System.arraycopy(slice(page, start, local), 0, out, 0, local);
+    int filled = local;
+    long next = u32(page, start + local);
+    Set<Long> seen = new HashSet<>();
+    while (filled < total) {
+      if (next == 0 || !seen.add(next)) {
+        throw new Unreadable(file + ": a row's overflow chain breaks off");
+      }
+      byte[] overflow = page((int) next);
+      int take = Math.min(total - filled, usable - 4);
+      System.arraycopy(overflow, 4, out, filled, take);
+      filled += take;
+      next = u32(overflow, 0);
+    }
+    return out;
+  }
+
+  /** The values of a record: its header of serial types, then the values. */
+  private Object[] record(byte[] payload) throws Unreadable {
+    long[] headerSize = varint(payload, 0);
+    int at = (int) headerSize[1];
+    int body = (int) headerSize[0];
+    if (body > payload.length || body < at) {
+      throw new Unreadable(file + ": a record's header runs past the record");
+    }
+    List<Long> types = new ArrayList<>();
+    while (at < body) {
+      long[] type = varint(payload, at);
+      types.add(type[0]);
+      at = (int) type[1];
+    }
+    Object[] values = new Object[types.size()];
+    int offset = body;
+    for (int i = 0; i < values.length; i++) {
+      long type = types.get(i);
+      int size = size(type);
+      if (offset + size > payload.length) {
+        throw new Unreadable(file + ": a record's value runs past the record");
+      }
+      values[i] = value(payload, offset, type, size);
+      offset += size;
+    }
+    return values;
+  }
+
+  private Object value(byte[] bytes, int at, long type, int size) throws Unreadable {
+    if (type == 0) {
+      return null;
+    }
+    if (type >= 1 && type <= 6) {
+      long value = bytes[at]; // sign-extended big-endian
+      for (int i = 1; i < size; i++) {
+        value = (value << 8) | Byte.toUnsignedInt(bytes[at + i]);
+      }
+      return value;
+    }
+    if (type == 7) {
+      return ByteBuffer.wrap(bytes, at, 8).order(ByteOrder.BIG_ENDIAN).getDouble();
+    }
+    if (type == 8 || type == 9) {
+      return type - 8;
+    }
+    if (type >= 12 && type % 2 == 0) {
+      return slice(bytes, at, size);
+    }
+    if (type >= 13) {
+      return new String(bytes, at, size, StandardCharsets.UTF_8);
+    }
+    throw new Unreadable(file + ": a record has the reserved serial type " + type);
+  }
+
+  private static int size(long type) {
+    return switch ((int) Math.min(type, 12)) {
+      case 0, 8, 9 -> 0;
+      case 1 -> 1;
+      case 2 -> 2;
+      case 3 -> 3;
+      case 4 -> 4;
+      case 5 -> 6;
+      case 6, 7 -> 8;
+      default -> type >= 12 ? (int) ((type - 12 - (type % 2)) / 2) : 0;
+    };
+  }
+
+  /** Page {@code number} as the last commit left it: from the log when it is there. */
+  private byte[] page(int number) throws Unreadable {
+    byte[] logged = walPages.get(number);
+    if (logged != null) {
+      return logged;
+    }
+    long start = (long) (number - 1) * pageSize;
+    if (number < 1 || start + pageSize > main.length) {
+      throw new Unreadable(file + ": page " + number + " is past the end of the database");
+    }
+    return slice(main, (int) start, pageSize);
+  }
+
+  /**
+   * The pages of the log's committed transactions, the newest version of each: frames are read
+   * while their salts match the header and their checksums chain, and count up to the last frame
+   * that ends a transaction (one a writer was still writing does not).
+   */
+  private static Map<Integer, byte[]> committedFrames(Path walFile, int pageSize)
+      throws IOException {
+    byte[] wal;
+    try (FileChannel channel = FileChannel.open(walFile, StandardOpenOption.READ)) {
+      wal = new byte[(int) Math.min(channel.size(), Integer.MAX_VALUE - 8)];
+      ByteBuffer buffer = ByteBuffer.wrap(wal);
+      while (buffer.hasRemaining() && channel.read(buffer) > 0) {
+        // read it all
+      }
+    }
+    if (wal.length < WAL_HEADER) {
+      return Map.of();
+    }
+    long magic = u32(wal, 0);
+    if (magic != 0x377f0682L && magic != 0x377f0683L) {
+      throw new Unreadable(walFile + " is not an SQLite write-ahead log");
+    }
+    boolean bigEndian = magic == 0x377f0683L;
+    if (u32(wal, 8) != pageSize) {
+      return Map.of(); // a log of an earlier database, not yet reset
+    }
+    long salt1 = u32(wal, 16);
+    long salt2 = u32(wal, 20);
+    int[] sum = checksum(wal, 0, 24, bigEndian, 0, 0);
+    if (Integer.toUnsignedLong(sum[0]) != u32(wal, 24)
+        || Integer.toUnsignedLong(sum[1]) != u32(wal, 28)) {
+      return Map.of(); // a header being rewritten: nothing in the log counts yet
+    }
+    Map<Integer, byte[]> committed = new HashMap<>();
+    Map<Integer, byte[]> pending = new HashMap<>();
+    for (int at = WAL_HEADER; at + FRAME_HEADER + pageSize <= wal.length; ) {
+      if (u32(wal, at + 8) != salt1 || u32(wal, at + 12) != salt2) {
+        break;
+      }
+      sum = checksum(wal, at, 8, bigEndian, sum[0], sum[1]);
+      sum = checksum(wal, at + FRAME_HEADER, pageSize, bigEndian, sum[0], sum[1]);
+      if (Integer.toUnsignedLong(sum[0]) != u32(wal, at + 16)
+          || Integer.toUnsignedLong(sum[1]) != u32(wal, at + 20)) {
+        break;
+      }
+      pending.put(
+          (int) u32(wal, at),
+          Arrays.copyOfRange(wal, at + FRAME_HEADER, at + FRAME_HEADER + pageSize));
+      if (u32(wal, at + 4) != 0) { // it ends a transaction
+        committed.putAll(pending);
+        pending.clear();
+      }
+      at += FRAME_HEADER + pageSize;
+    }
+    return committed;
+  }
+
+  /** SQLite's log checksum over {@code length} bytes (a multiple of 8) from {@code at}. */
+  private static int[] checksum(byte[] b, int at, int length, boolean bigEndian, int s0, int s1) {
+    ByteBuffer words = ByteBuffer.wrap(b, at, length);
+    words.order(bigEndian ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < length; i += 8) {
+      s0 += words.getInt(at + i) + s1;
+      s1 += words.getInt(at + i + 4) + s0;
+    }
+    return new int[] {s0, s1};
+  }
+
+  /** An SQLite varint at {@code at}: its value and the offset after it. */
+  private long[] varint(byte[] b, int at) throws Unreadable {
+    long value = 0;
+    for (int i = 0; i < 9; i++) {
+      if (at + i >= b.length) {
+        throw new Unreadable(file + ": a number runs past its page");
+      }
+      int c = Byte.toUnsignedInt(b[at + i]);
+      if (i == 8) {
+        return new long[] {(value << 8) | c, at + 9};
+      }
+      value = (value << 7) | (c & 0x7f);
+      if ((c & 0x80) == 0) {
+        return new long[] {value, at + i + 1};
+      }
+    }
+    throw new IllegalStateException("unreachable");
+  }
+
+  private byte[] slice(byte[] b, int at, int length) throws Unreadable {
+    if (at < 0 || length < 0 || at + length > b.length) {
+      throw new Unreadable(file + ": a value runs past its page");
+    }
+    byte[] out = new byte[length];
+    System.arraycopy(b, at, out, 0, length);
+    return out;
+  }
+
+  private static boolean startsWith(byte[] b, byte[] prefix) {
+    for (int i = 0; i < prefix.length; i++) {
+      if (b[i] != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static int u16(byte[] b, int at) {
+    return (Byte.toUnsignedInt(b[at]) << 8) | Byte.toUnsignedInt(b[at + 1]);
+  }
+
+  private static long u32(byte[] b, int at) {
+    return ((long) Byte.toUnsignedInt(b[at]) << 24)
+        | (Byte.toUnsignedInt(b[at + 1]) << 16)
+        | (Byte.toUnsignedInt(b[at + 2]) << 8)
+        | Byte.toUnsignedInt(b[at + 3]);
+  }
+
+  @FunctionalInterface
+  private interface PayloadConsumer {
+    void accept(byte[] payload) throws IOException;
+  }
+}

@@ -1,0 +1,132 @@
+package dev.clique.engine.transcript;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * opencode 1.18.33's database, trimmed to one session of the real program's (a shell call, two
+ * failed prompts; paths made neutral), its later transactions still in the write-ahead log.
+ */
+class OpencodeConversationTest {
+  private static final String SESSION = "ses_dc935c8e6ffe6FSo3ex0MmaPzA";
+  private static final Path CWD = Path.of("/home/dev/project");
+
+  @TempDir Path dir;
+
+  private Path fixture(String name) throws Exception {
+    Path from = Path.of(getClass().getResource("/transcripts/opencode/" + name).toURI());
+    Path db = dir.resolve("opencode.db");
+    Files.copy(from, db, StandardCopyOption.REPLACE_EXISTING);
+    Path wal = from.resolveSibling(name + "-wal");
+    if (Files.exists(wal)) {
+      Files.copy(wal, dir.resolve("opencode.db-wal"), StandardCopyOption.REPLACE_EXISTING);
+    }
+    return db;
+  }
+
+  private static TranscriptRequest request(String cliSessionId, Path cwd, Instant created) {
+    return new TranscriptRequest("opencode", "clique-id", cliSessionId, cwd, created);
+  }
+
+  @Test
+  void theConversationIsReadFromTheDatabaseAndItsLog() throws Exception {
+    Path db = fixture("conversation.db");
+    List<Turn> expected =
+        List.of(
+            new Turn("user", "run the command"),
+            new Turn("assistant", "Done: the command ran."),
+            new Turn("user", "this will fail\n\nthis will fail hard"));
+    assertThat(OpencodeConversation.turns(db, request(null, CWD, null)))
+        .as("the newest session of the folder")
+        .isEqualTo(expected);
+    assertThat(OpencodeConversation.turns(db, request(SESSION, null, null)))
+        .as("the session clique was told of")
+        .isEqualTo(expected);
+  }
+
+  @Test
+  void anotherFolderAnotherIdOrASessionOlderThanCliquesIsNotThisOne() throws Exception {
+    Path db = fixture("conversation.db");
+    assertThat(OpencodeConversation.turns(db, request(null, Path.of("/home/dev/other"), null)))
+        .isEmpty();
+    assertThat(OpencodeConversation.turns(db, request("ses_someoneelse", CWD, null))).isEmpty();
+    assertThat(
+            OpencodeConversation.turns(
+                db, request(null, CWD, Instant.parse("2027-01-01T00:00:00Z"))))
+        .isEmpty();
+    assertThat(OpencodeConversation.turns(dir.resolve("none.db"), request(null, CWD, null)))
+        .as("no database yet")
+        .isEmpty();
+  }
+
+  @Test
+  void aTransactionTheLogHoldsOnlyPartOfDoesNotCount() throws Exception {
+    Path db = fixture("conversation.db");
+    Path wal = dir.resolve("opencode.db-wal");
+    byte[] log = Files.readAllBytes(wal);
+    Files.write(wal, Arrays.copyOf(log, log.length - 100));
+    // The last transaction wrote the parts of the later messages: without it, their prompts have
+    // no text yet, as opencode itself would read the database now.
+    assertThat(OpencodeConversation.turns(db, request(null, CWD, null)))
+        .containsExactly(
+            new Turn("user", "run the command"), new Turn("assistant", "Done: the command ran."));
+  }
+
+  @Test
+  void aDatabaseCutShortIsAnErrorNamingTheFile() throws Exception {
+    Path db = fixture("conversation.db");
+    Files.delete(dir.resolve("opencode.db-wal"));
+    byte[] bytes = Files.readAllBytes(db);
+    Files.write(db, Arrays.copyOf(bytes, 4096 * 2));
+    assertThatThrownBy(() -> OpencodeConversation.turns(db, request(null, CWD, null)))
+        .isInstanceOf(UnreadableTranscriptException.class)
+        .hasMessageContaining(db.toString());
+
+    Files.writeString(db, "{\"not\": \"a database\"}");
+    assertThatThrownBy(() -> OpencodeConversation.turns(db, request(null, CWD, null)))
+        .isInstanceOf(UnreadableTranscriptException.class)
+        .hasMessageContaining(db.toString())
+        .hasMessageContaining("not an SQLite database");
+  }
+
+  @Test
+  void aNewerFormIsAnErrorNamingTheFileAndTheVersionThatWroteIt() throws Exception {
+    Path db = fixture("newer-schema.db");
+    assertThatThrownBy(() -> OpencodeConversation.turns(db, request(null, CWD, null)))
+        .isInstanceOf(UnreadableTranscriptException.class)
+        .hasMessageContaining(db.toString())
+        .hasMessageContaining("opencode 1.18.33")
+        .hasMessageContaining("no column message.data");
+  }
+
+  @Test
+  void theDatabaseIsWhereTheSessionsEnvironmentSays() {
+    Path home = Path.of("/home/dev");
+    assertThat(OpencodeConversation.database(Map.of(), home))
+        .isEqualTo(Path.of("/home/dev/.local/share/opencode/opencode.db"));
+    assertThat(OpencodeConversation.database(Map.of("XDG_DATA_HOME", "/data"), home))
+        .isEqualTo(Path.of("/data/opencode/opencode.db"));
+    assertThat(OpencodeConversation.database(Map.of("OPENCODE_DB", "/x/my.db"), home))
+        .isEqualTo(Path.of("/x/my.db"));
+  }
+
+  @Test
+  void aTablesColumnsAreReadFromItsDefinition() {
+    assertThat(
+            SqliteSnapshot.columns(
+                "CREATE TABLE `part` (\n `id` text PRIMARY KEY,\n `message_id` text NOT NULL,\n"
+                    + " `data` text NOT NULL,\n CONSTRAINT `fk` FOREIGN KEY (`message_id`)"
+                    + " REFERENCES `message`(`id`) ON DELETE CASCADE\n)"))
+        .containsExactly("id", "message_id", "data");
+  }
+}
