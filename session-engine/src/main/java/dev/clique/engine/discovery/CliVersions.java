@@ -117,11 +117,17 @@ public final class CliVersions {
       }
     }
     // Only the CLI's own program is asked, never an interpreter that runs it (node, python).
+    String command = CliMatch.basename(cli.command());
     if (version.isEmpty()
         && executable.isPresent()
         && (CliMatch.SHELL.equals(cli.id())
-            || CliMatch.basename(executable.get()).equals(CliMatch.basename(cli.command())))) {
+            || CliMatch.basename(executable.get()).equals(command))) {
       version = asked(Path.of(executable.get()));
+    } else if (version.isEmpty()
+        && !argv.isEmpty()
+        && CliMatch.basename(argv.get(0)).equals(command)) {
+      // A process that renamed itself and hid its arguments (pi): its command, as installed here.
+      version = installed(cli);
     }
     remember(pid, new Known(start, version));
     return version;
