@@ -15,6 +15,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -158,15 +159,17 @@ final class CopilotHooks implements HookDialect {
     if (Files.isRegularFile(plugin.resolve("hooks").resolve("hooks.json"))) {
       return plugin.toString();
     }
-    Files.createDirectories(dir);
+    // Like every file under the clique home: folders 0700, files 0600.
+    privateFolder(dir);
     Path staged = dir.resolve(".staged-" + UUID.randomUUID());
-    Files.createDirectories(staged.resolve(".plugin"));
-    Files.createDirectories(staged.resolve("hooks"));
-    Files.writeString(
+    privateFolder(staged);
+    privateFolder(staged.resolve(".plugin"));
+    privateFolder(staged.resolve("hooks"));
+    privateFile(
         staged.resolve(".plugin").resolve("plugin.json"),
         "{\"name\": \"clique-state\", \"version\": \"1.0.0\","
             + " \"description\": \"Tells clique this session's state.\"}\n");
-    Files.writeString(staged.resolve("hooks").resolve("hooks.json"), hooks);
+    privateFile(staged.resolve("hooks").resolve("hooks.json"), hooks);
     try {
       Files.move(staged, plugin, StandardCopyOption.ATOMIC_MOVE);
     } catch (FileAlreadyExistsException | AtomicMoveNotSupportedException e) {
@@ -205,6 +208,21 @@ final class CopilotHooks implements HookDialect {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static void privateFolder(Path folder) throws IOException {
+    if (!Files.isDirectory(folder)) {
+      Files.createDirectories(
+          folder,
+          PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+    Files.setPosixFilePermissions(folder, PosixFilePermissions.fromString("rwx------"));
+  }
+
+  private static void privateFile(Path file, String text) throws IOException {
+    Files.createFile(
+        file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(file, text);
   }
 
   private static void deleteStaged(Path staged) throws IOException {

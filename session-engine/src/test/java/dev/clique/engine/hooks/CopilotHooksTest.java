@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -119,6 +120,19 @@ class CopilotHooksTest {
     assertThat(copilot.settings(URL.replace("abc", "def"), home.resolve("hooks")))
         .as("another session's relay is another plugin")
         .isNotEqualTo(plugin.toString());
+    for (Path each :
+        List.of(
+            home.resolve("hooks"), plugin, plugin.resolve(".plugin"), plugin.resolve("hooks"))) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(each)))
+          .as("%s", each)
+          .isEqualTo("rwx------");
+    }
+    for (Path each :
+        List.of(plugin.resolve(".plugin/plugin.json"), plugin.resolve("hooks/hooks.json"))) {
+      assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(each)))
+          .as("%s", each)
+          .isEqualTo("rw-------");
+    }
   }
 
   @Test
