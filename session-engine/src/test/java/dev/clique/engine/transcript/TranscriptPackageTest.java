@@ -32,8 +32,7 @@ class TranscriptPackageTest {
             "UnreadableTranscriptException",
             "UsageReport",
             "Usage",
-            "Limits",
-            "UnreadableTranscriptException");
+            "Limits");
   }
 
   @Test
