@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,7 +85,8 @@ class TranscriptRouteIT {
         JsonNode state = JSON.readTree(http.send("GET", "/api/state", token, null).body());
         for (JsonNode cli : state.path("clis")) {
           boolean expected =
-              Map.of("claude", 1, "codex", 1, "gemini", 1).containsKey(cli.path("id").asText());
+              Set.of("claude", "codex", "gemini", "qwen", "copilot", "pi", "opencode")
+                  .contains(cli.path("id").asText());
           assertThat(cli.path("transcript").asBoolean()).as(cli.toString()).isEqualTo(expected);
         }
       } finally {
