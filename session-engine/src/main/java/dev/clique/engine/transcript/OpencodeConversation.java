@@ -50,18 +50,6 @@ final class OpencodeConversation {
 
   private OpencodeConversation() {}
 
-  /** The database of a session whose environment is {@code env}, under {@code home}. */
-  static Path database(Map<String, String> env, Path home) {
-    String own = env.get("OPENCODE_DB");
-    if (own != null && !own.isBlank()) {
-      return Path.of(own.strip());
-    }
-    String data = env.get("XDG_DATA_HOME");
-    Path root =
-        data == null || data.isBlank() ? home.resolve(".local/share") : Path.of(data.strip());
-    return root.resolve("opencode").resolve("opencode.db");
-  }
-
   /**
    * The turns of the session {@code request} names: its CLI session id when clique knows it, else
    * the top-level session opencode last updated in the request's folder, started no earlier than

@@ -67,7 +67,7 @@ public record TranscriptRoots(
         geminiHome.resolveSibling(".qwen"),
         geminiHome.resolveSibling(".copilot"),
         geminiHome.resolveSibling(".pi").resolve("agent"),
-        OpencodeConversation.database(Map.of(), geminiHome.toAbsolutePath().getParent()));
+        opencodeDatabase(Map.of(), geminiHome.toAbsolutePath().getParent()));
   }
 
   /**
@@ -90,7 +90,7 @@ public record TranscriptRoots(
     Path copilot = dir(env, "COPILOT_HOME", userHome.resolve(".copilot"));
     Path pi = dir(env, "PI_CODING_AGENT_DIR", userHome.resolve(".pi").resolve("agent"));
     return new TranscriptRoots(
-        claude, codex, gemini, qwen, copilot, pi, OpencodeConversation.database(env, userHome));
+        claude, codex, gemini, qwen, copilot, pi, opencodeDatabase(env, userHome));
   }
 
   /**
@@ -117,7 +117,7 @@ public record TranscriptRoots(
         dir(sessionEnv, "COPILOT_HOME", copilotHome),
         dir(sessionEnv, "PI_CODING_AGENT_DIR", piAgentDir),
         sessionEnv.containsKey("OPENCODE_DB") || sessionEnv.containsKey("XDG_DATA_HOME")
-            ? OpencodeConversation.database(sessionEnv, Path.of(System.getProperty("user.home")))
+            ? opencodeDatabase(sessionEnv, Path.of(System.getProperty("user.home")))
             : opencodeDatabase);
   }
 
@@ -153,6 +153,23 @@ public record TranscriptRoots(
   public TranscriptRoots withOpencodeDatabase(Path database) {
     return new TranscriptRoots(
         claudeConfigDir, codexHome, geminiHome, qwenHome, copilotHome, piAgentDir, database);
+  }
+
+  /**
+   * opencode's database for a process whose environment is {@code env}, under {@code home}: {@code
+   * OPENCODE_DB}, else {@code opencode/opencode.db} under {@code XDG_DATA_HOME} (default {@code
+   * ~/.local/share}). Worked out here, not by the reader, so that knowing the roots loads no JSON
+   * machinery ({@code clique mcp} reads them at its start).
+   */
+  static Path opencodeDatabase(Map<String, String> env, Path home) {
+    String own = env.get("OPENCODE_DB");
+    if (own != null && !own.isBlank()) {
+      return Path.of(own.strip());
+    }
+    String data = env.get("XDG_DATA_HOME");
+    Path root =
+        data == null || data.isBlank() ? home.resolve(".local/share") : Path.of(data.strip());
+    return root.resolve("opencode").resolve("opencode.db");
   }
 
   private static Path dir(Map<String, String> env, String name, Path fallback) {

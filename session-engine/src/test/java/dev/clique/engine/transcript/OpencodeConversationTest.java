@@ -112,11 +112,11 @@ class OpencodeConversationTest {
   @Test
   void theDatabaseIsWhereTheSessionsEnvironmentSays() {
     Path home = Path.of("/home/dev");
-    assertThat(OpencodeConversation.database(Map.of(), home))
+    assertThat(TranscriptRoots.opencodeDatabase(Map.of(), home))
         .isEqualTo(Path.of("/home/dev/.local/share/opencode/opencode.db"));
-    assertThat(OpencodeConversation.database(Map.of("XDG_DATA_HOME", "/data"), home))
+    assertThat(TranscriptRoots.opencodeDatabase(Map.of("XDG_DATA_HOME", "/data"), home))
         .isEqualTo(Path.of("/data/opencode/opencode.db"));
-    assertThat(OpencodeConversation.database(Map.of("OPENCODE_DB", "/x/my.db"), home))
+    assertThat(TranscriptRoots.opencodeDatabase(Map.of("OPENCODE_DB", "/x/my.db"), home))
         .isEqualTo(Path.of("/x/my.db"));
   }
 
