@@ -183,9 +183,11 @@ final class LsCommand extends LocalCommand {
     rows.add(
         engines
             ? new String[] {
-              "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "WHY", "FOLDER", "AGE"
+              "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "FOLDER", "AGE"
             }
-            : new String[] {"NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "WHY", "FOLDER", "AGE"});
+            : new String[] {
+              "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "FOLDER", "AGE"
+            });
     double now = System.currentTimeMillis() / 1000.0;
     for (JsonNode session : sessions) {
       JsonNode attention = session.path("attention");
@@ -199,6 +201,7 @@ final class LsCommand extends LocalCommand {
         session.path("state").asText(),
         tokens(session.path("usage")),
         context(session.path("usage")),
+        cost(session.path("usage")),
         why.length() > 60 ? why.substring(0, 59) + "…" : why,
         session.path("cwd").asText(),
         age(now - session.path("created").asDouble(now))
@@ -259,6 +262,19 @@ final class LsCommand extends LocalCommand {
       return Math.round(100.0 * tokens.asLong() / window.asLong()) + "%";
     }
     return count(tokens.asLong());
+  }
+
+  /**
+   * The engine's estimate of what the tokens cost at list prices, in dollars and cents; {@code -}
+   * when it gives none (a model without prices, a count not recorded).
+   */
+  static String cost(JsonNode usage) {
+    JsonNode usd = usage.path("cost_usd_estimate");
+    if (!usd.isNumber()) {
+      return "-";
+    }
+    double dollars = usd.asDouble();
+    return dollars > 0 && dollars < 0.005 ? "<$0.01" : String.format(Locale.ROOT, "$%.2f", dollars);
   }
 
   /** {@code 950}, {@code 12.3k}, {@code 1.2M}. */

@@ -95,7 +95,7 @@ class LsOverSeveralEnginesTest {
     String header = lines.get(0);
     assertThat(header.split("\\s+"))
         .containsExactly(
-            "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "WHY", "FOLDER", "AGE");
+            "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "FOLDER", "AGE");
     List<Map<String, String>> rows = new ArrayList<>();
     for (String line : lines.subList(1, lines.size())) {
       if (!line.startsWith("engine ")) {
@@ -110,6 +110,7 @@ class LsOverSeveralEnginesTest {
         .containsEntry("STATE", "waiting")
         .containsEntry("TOKENS", "111.6k")
         .containsEntry("CONTEXT", "61.9k")
+        .containsEntry("COST", "$0.88")
         .containsEntry("WHY", "permission: Edit: src/main/java/shop/OrderService.java")
         .containsEntry("FOLDER", "/home/dev/src/shop-api");
     assertThat(rows.get(0).get("AGE")).matches("\\d+[smhd]");
@@ -120,6 +121,7 @@ class LsOverSeveralEnginesTest {
         .containsEntry("STATE", "stopped")
         .containsEntry("TOKENS", "-")
         .containsEntry("CONTEXT", "-")
+        .containsEntry("COST", "-")
         .containsEntry("WHY", "")
         .containsEntry("FOLDER", "/home/dev/src/shop-web");
     assertThat(lines.get(lines.size() - 1))
@@ -170,7 +172,11 @@ class LsOverSeveralEnginesTest {
     Map<String, String> codex = cells(lines.get(0), lines.get(3));
     // Codex: 7000 fresh input, 0 cache writes and 1100 output; 15000 of a 272000 window.
     assertThat(codex).containsEntry("NAME", "retry fetchUser");
-    assertThat(codex).containsEntry("TOKENS", "8.1k").containsEntry("CONTEXT", "6%");
+    assertThat(codex)
+        .containsEntry("TOKENS", "8.1k")
+        .containsEntry("CONTEXT", "6%")
+        .as("its model has no price")
+        .containsEntry("COST", "-");
 
     out.getBuffer().setLength(0);
     assertThat(run("ls", "--json")).as(err.toString()).isZero();
@@ -178,6 +184,8 @@ class LsOverSeveralEnginesTest {
     assertThat(listed.at("/2/usage/context_window").asLong()).isEqualTo(272000);
     assertThat(listed.at("/2/limits/windows/0/name").asText()).isEqualTo("primary");
     assertThat(listed.at("/0/usage/cache_read_tokens").asLong()).isEqualTo(1250400);
+    assertThat(listed.at("/0/usage/cost_usd_estimate").decimalValue())
+        .isEqualByComparingTo("0.882458");
     assertThat(listed.get(1).has("usage")).isFalse();
   }
 
@@ -197,6 +205,13 @@ class LsOverSeveralEnginesTest {
                     .put("context_tokens", 105_000)
                     .put("context_window", 258_400)))
         .isEqualTo("41%");
+    assertThat(LsCommand.cost(json.createObjectNode())).isEqualTo("-");
+    assertThat(LsCommand.cost(json.createObjectNode().put("cost_usd_estimate", 12.345)))
+        .isEqualTo("$12.35");
+    assertThat(LsCommand.cost(json.createObjectNode().put("cost_usd_estimate", 0.000357)))
+        .isEqualTo("<$0.01");
+    assertThat(LsCommand.cost(json.createObjectNode().put("cost_usd_estimate", 0)))
+        .isEqualTo("$0.00");
   }
 
   @Test

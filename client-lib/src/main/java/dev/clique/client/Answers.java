@@ -146,7 +146,8 @@ final class Answers implements AnswerReader {
         u.optionalLong("context_tokens"),
         u.optionalLong("context_window"),
         u.string("source"),
-        u.bool("partial"));
+        u.bool("partial"),
+        u.optionalNumber("cost_usd_estimate"));
   }
 
   private static Limits limits(JsonNode node, String id) throws MalformedAnswer {

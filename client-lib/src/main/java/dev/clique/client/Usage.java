@@ -2,6 +2,7 @@ package dev.clique.client;
 
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 
 /**
@@ -33,6 +34,7 @@ public final class Usage {
   private final OptionalLong contextWindow;
   private final String source;
   private final boolean partial;
+  private final OptionalDouble costUsdEstimate;
 
   Usage(
       Optional<String> model,
@@ -45,7 +47,8 @@ public final class Usage {
       OptionalLong contextTokens,
       OptionalLong contextWindow,
       String source,
-      boolean partial) {
+      boolean partial,
+      OptionalDouble costUsdEstimate) {
     this.model = Objects.requireNonNull(model, "model");
     this.inputTokens = Objects.requireNonNull(inputTokens, "inputTokens");
     this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
@@ -57,6 +60,7 @@ public final class Usage {
     this.contextWindow = Objects.requireNonNull(contextWindow, "contextWindow");
     this.source = Objects.requireNonNull(source, "source");
     this.partial = partial;
+    this.costUsdEstimate = Objects.requireNonNull(costUsdEstimate, "costUsdEstimate");
   }
 
   /**
@@ -173,6 +177,21 @@ public final class Usage {
     return partial;
   }
 
+  /**
+   * What these tokens would cost at the model's list prices, from the engine's price table: an
+   * estimate at pay-as-you-go API rates, not what a subscription is billed.
+   *
+   * <pre>{@code
+   * usage.costUsdEstimate().ifPresent(usd -> System.out.printf("about $%.2f%n", usd));
+   * }</pre>
+   *
+   * @return US dollars, when the engine's table prices the model and every count the prices need is
+   *     known; empty otherwise, never a guess
+   */
+  public OptionalDouble costUsdEstimate() {
+    return costUsdEstimate;
+  }
+
   @Override
   public boolean equals(Object other) {
     return other instanceof Usage that
@@ -186,7 +205,8 @@ public final class Usage {
         && contextTokens.equals(that.contextTokens)
         && contextWindow.equals(that.contextWindow)
         && source.equals(that.source)
-        && partial == that.partial;
+        && partial == that.partial
+        && costUsdEstimate.equals(that.costUsdEstimate);
   }
 
   @Override
@@ -202,7 +222,8 @@ public final class Usage {
         contextTokens,
         contextWindow,
         source,
-        partial);
+        partial,
+        costUsdEstimate);
   }
 
   @Override
@@ -228,6 +249,7 @@ public final class Usage {
         + ", source="
         + source
         + (partial ? ", partial" : "")
+        + (costUsdEstimate.isPresent() ? ", costUsd=" + costUsdEstimate.getAsDouble() : "")
         + "]";
   }
 

@@ -21,7 +21,7 @@ class UsageAndLimitsTest {
     Session claude = EngineState.fromJson(contract("state.json")).session(CLAUDE_ID).orElseThrow();
 
     Usage usage = claude.usage().orElseThrow();
-    assertThat(usage.model()).hasValue("claude-opus-5-5");
+    assertThat(usage.model()).hasValue("claude-sonnet-4-5-20250929");
     assertThat(usage.inputTokens()).hasValue(18250);
     assertThat(usage.outputTokens()).hasValue(9120);
     assertThat(usage.cacheReadTokens()).hasValue(1250400);
@@ -33,7 +33,28 @@ class UsageAndLimitsTest {
     assertThat(usage.contextPercent()).isEmpty();
     assertThat(usage.source()).isEqualTo("claude transcript");
     assertThat(usage.partial()).isFalse();
+    assertThat(usage.costUsdEstimate()).hasValue(0.882458);
     assertThat(claude.limits()).isEmpty();
+  }
+
+  @Test
+  void aUsageWithoutAnEstimateHasAnEmptyOneNotZero() {
+    Usage codex = Session.fromJson(contract("session-codex.json")).usage().orElseThrow();
+
+    assertThat(codex.costUsdEstimate()).isEmpty();
+    assertThat(codex.toString()).doesNotContain("costUsd");
+    Usage priced =
+        Session.fromJson(
+                "{\"id\": \"c\", \"usage\": {\"input_tokens\": 1, \"cost_usd_estimate\": 0.000003}}")
+            .usage()
+            .orElseThrow();
+    assertThat(priced.costUsdEstimate()).hasValue(0.000003);
+    assertThat(priced.toString()).contains("costUsd=3.0E-6");
+    assertThat(priced)
+        .isNotEqualTo(
+            Session.fromJson("{\"id\": \"c\", \"usage\": {\"input_tokens\": 1}}")
+                .usage()
+                .orElseThrow());
   }
 
   @Test
@@ -90,6 +111,11 @@ class UsageAndLimitsTest {
             () -> Session.fromJson("{\"id\": \"s\", \"usage\": {\"input_tokens\": \"many\"}}"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("\"input_tokens\" is not a whole number in the usage of session s");
+    assertThatThrownBy(
+            () ->
+                Session.fromJson("{\"id\": \"s\", \"usage\": {\"cost_usd_estimate\": \"cheap\"}}"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("\"cost_usd_estimate\" is not a number in the usage of session s");
     assertThatThrownBy(
             () ->
                 Session.fromJson(

@@ -63,6 +63,9 @@ class OutputSchemaValidatorTest {
     ObjectNode used = Fixtures.contractJson("session-codex.json").deepCopy();
     ((ObjectNode) used.get("usage")).put("input_tokens", "7k");
     bothSay(false, "get_session", used);
+    ObjectNode priced = Fixtures.contractJson("state.json").at("/sessions/0").deepCopy();
+    ((ObjectNode) priced.get("usage")).put("cost_usd_estimate", "$0.88");
+    bothSay(false, "get_session", priced);
     ObjectNode limited = Fixtures.contractJson("session-codex.json").deepCopy();
     ((ObjectNode) limited.at("/limits/windows/0")).remove("used_percent");
     bothSay(false, "get_session", limited);

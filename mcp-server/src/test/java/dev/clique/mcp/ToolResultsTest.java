@@ -111,6 +111,16 @@ class ToolResultsTest {
   }
 
   @Test
+  void getSessionCarriesTheCostEstimateAndTheListingLeavesItToIt() throws Exception {
+    JsonNode whole = call("get_session", Map.of("id", Fixtures.CLAUDE_ID));
+    assertThat(whole.at("/usage/cost_usd_estimate").decimalValue())
+        .as("exactly the engine's decimal")
+        .isEqualByComparingTo("0.882458");
+    assertThat(call("list_sessions", Map.of()).at("/sessions/0/usage").has("cost_usd_estimate"))
+        .isFalse();
+  }
+
+  @Test
   void listSessionsShowsTheUsageInBriefAndGetSessionShowsItWholeWithTheLimits() throws Exception {
     ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
     JsonNode codex = Fixtures.contractJson("session-codex.json");

@@ -1,6 +1,7 @@
 package dev.clique.engine;
 
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.catalogue.PriceTable;
 import dev.clique.engine.discovery.Discovery;
 import dev.clique.engine.discovery.DiscoverySettings;
 import dev.clique.engine.home.CliqueHome;
@@ -183,7 +184,7 @@ public final class Engine implements AutoCloseable {
             tokens,
             clock,
             () -> hookUrl[0],
-            new SessionUsage(transcripts, settings.userHome()));
+            new SessionUsage(transcripts, settings.userHome(), PriceTable.load(home.pricesFile())));
     server.setHandler(
         new ApiHandler(
             sessions,

@@ -27,7 +27,8 @@ public final class GetSessionTool implements CliqueTool {
         .title("Get a session")
         .description(
             "Shows one session by id: its CLI, folder, state and what it is stuck on, and, where"
-                + " its CLI records them, the tokens it used, its context and its usage limits.")
+                + " its CLI records them, the tokens it used (with their cost at list prices, when"
+                + " the model's prices are known), its context and its usage limits.")
         .outputSchema(Schemas.session())
         .annotations(Schemas.READ_ONLY)
         .build();

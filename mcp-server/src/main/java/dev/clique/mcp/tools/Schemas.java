@@ -123,6 +123,12 @@ final class Schemas {
     p.put("turns", typed("integer", "How many model answers the sums cover."));
     p.put("source", typed("string", "The file read: claude transcript, codex rollout, ..."));
     p.put("partial", typed("boolean", "True when only the end of a huge file was summed."));
+    p.put(
+        "cost_usd_estimate",
+        typed(
+            "number",
+            "What these tokens would cost at the model's list prices, in US dollars; absent when"
+                + " the model or a count is unknown. Subscriptions are not billed this way."));
     return usageSchema(
         p, "Tokens the session used, summed over its conversation, as its CLI recorded them.");
   }

@@ -1,7 +1,6 @@
 package dev.clique.engine.catalogue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -62,10 +61,10 @@ public final class CliCatalogue {
    */
   public static CliCatalogue load(Path override, String path, Path userHome) {
     List<String> problems = new ArrayList<>();
-    Source user = null;
+    TomlFile user = null;
     if (override != null && Files.isRegularFile(override)) {
       try {
-        user = Source.parse(override.toString(), Files.readString(override));
+        user = TomlFile.parse(override.toString(), Files.readString(override));
       } catch (IOException | RuntimeException e) {
         problems.add("ignoring " + override + ": " + e.getMessage());
       }
@@ -141,7 +140,7 @@ public final class CliCatalogue {
 
   private static void merge(
       Map<String, CliDefinition> into,
-      Source source,
+      TomlFile source,
       GenericQuestions generic,
       List<String> problems) {
     JsonNode table = source.tree().path("cli");
@@ -190,7 +189,7 @@ public final class CliCatalogue {
    * refused (the one it would have replaced stays).
    */
   private static GenericQuestions generic(
-      Source source, GenericQuestions base, List<String> problems) {
+      TomlFile source, GenericQuestions base, List<String> problems) {
     JsonNode table = source.tree().path("generic");
     return new GenericQuestions(
         named(source, table, "questions", base.questions(), problems),
@@ -199,7 +198,7 @@ public final class CliCatalogue {
   }
 
   private static List<GenericQuestions.Named> named(
-      Source source,
+      TomlFile source,
       JsonNode generic,
       String key,
       List<GenericQuestions.Named> base,
@@ -266,7 +265,7 @@ public final class CliCatalogue {
   }
 
   /** One CLI's pattern lists as {@code source} gives them; a broken pattern is left out. */
-  private record Patterns(Source source, String id, JsonNode node, List<String> problems) {
+  private record Patterns(TomlFile source, String id, JsonNode node, List<String> problems) {
     List<Pattern> of(String key, List<Pattern> fallback) {
       JsonNode value = node.get(key);
       if (value == null || !value.isArray()) {
@@ -292,53 +291,17 @@ public final class CliCatalogue {
     }
   }
 
-  /** A catalogue file: its name, its lines (to say where a problem is) and its tree. */
-  private record Source(String name, List<String> lines, JsonNode tree) {
-    static Source parse(String name, String text) throws IOException {
-      return new Source(name, text.lines().toList(), new TomlMapper().readTree(text));
-    }
-
-    /**
-     * {@code name line N}, N the line that sets the dotted {@code key} ({@code
-     * cli.claude.waiting}), under a {@code [table]} header or dotted; just the name when no line
-     * does.
-     */
-    String where(String key) {
-      String table = "";
-      for (int i = 0; i < lines.size(); i++) {
-        String line = lines.get(i).strip();
-        if (line.startsWith("[") && !line.startsWith("[[")) {
-          int end = line.indexOf(']');
-          table = end < 0 ? "" : dotted(line.substring(1, end));
-          if (table.equals(key)) {
-            return name + " line " + (i + 1);
-          }
-        } else if (line.indexOf('=') > 0 && !line.startsWith("#")) {
-          String set = dotted(line.substring(0, line.indexOf('=')));
-          if ((table.isEmpty() ? set : table + "." + set).equals(key)) {
-            return name + " line " + (i + 1);
-          }
-        }
-      }
-      return name;
-    }
-
-    private static String dotted(String key) {
-      return key.replace("\"", "").replace("'", "").replaceAll("\\s*\\.\\s*", ".").strip();
-    }
-  }
-
   /** The bundled file, read once: every catalogue starts from it. */
   private static final class Bundled {
-    static final Source SOURCE = read();
+    static final TomlFile SOURCE = read();
     static final GenericQuestions GENERIC = readGeneric();
 
-    private static Source read() {
+    private static TomlFile read() {
       try (InputStream in = CliCatalogue.class.getResourceAsStream(BUNDLED)) {
         if (in == null) {
           throw new IllegalStateException("the bundled clis.toml is missing from the jar");
         }
-        return Source.parse(
+        return TomlFile.parse(
             "the bundled clis.toml", new String(in.readAllBytes(), StandardCharsets.UTF_8));
       } catch (IOException e) {
         throw new IllegalStateException(

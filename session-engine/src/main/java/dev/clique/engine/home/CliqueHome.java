@@ -41,6 +41,11 @@ public final class CliqueHome {
     return dir.resolve("clis.toml");
   }
 
+  /** The user's list prices, laid over the bundled ones ({@code PriceTable}). */
+  public Path pricesFile() {
+    return dir.resolve("prices.toml");
+  }
+
   /**
    * Where the home's one engine listens ({@code engine.json}), written by the process that holds
    * {@link #engineLock()}: no secret, only a URL, a pid and a certificate's fingerprint.
@@ -115,7 +120,7 @@ public final class CliqueHome {
     if (makePrivate) {
       Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwx------"));
     }
-    for (Path file : List.of(stateFile(), tokensFile(), clisFile(), engineFile())) {
+    for (Path file : List.of(stateFile(), tokensFile(), clisFile(), pricesFile(), engineFile())) {
       for (Path each : List.of(file, file.resolveSibling(file.getFileName() + ".bak"))) {
         if (Files.exists(each, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(each)) {
           Refusal refusal = notOwn(each, false, "it", self);

@@ -1,6 +1,8 @@
 package dev.clique.engine.session;
 
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.catalogue.CostEstimate;
+import dev.clique.engine.catalogue.PriceTable;
 import dev.clique.engine.discovery.Found;
 import dev.clique.engine.discovery.TranscriptMapping;
 import dev.clique.engine.transcript.Transcripts;
@@ -14,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * What each session has used, as its CLI recorded it ({@link Transcripts#usage}): its transcript is
  * found as for its conversation, where the session's own environment says or, for a session clique
- * did not start, from its process. Gathered with the other slow facts, off the answer's path.
+ * did not start, from its process; priced from the price table ({@code cost_usd_estimate}) where
+ * its model has a row. Gathered with the other slow facts, off the answer's path.
  */
 public final class SessionUsage {
   private static final Logger log = LoggerFactory.getLogger(SessionUsage.class);
@@ -25,16 +28,19 @@ public final class SessionUsage {
   private final Transcripts transcripts;
   private final Path userHome;
   private final TranscriptMapping mapping;
+  private final PriceTable prices;
 
   /**
    * Reads with {@code transcripts}, the engine's one reader, whose caches then serve the
    * conversation and the usage alike.
    *
    * @param userHome the home to assume for a discovered CLI whose environment names none
+   * @param prices the models' list prices the estimates come from
    */
-  public SessionUsage(Transcripts transcripts, Path userHome) {
+  public SessionUsage(Transcripts transcripts, Path userHome, PriceTable prices) {
     this.transcripts = Objects.requireNonNull(transcripts, "transcripts");
     this.userHome = Objects.requireNonNull(userHome, "userHome");
+    this.prices = Objects.requireNonNull(prices, "prices");
     this.mapping = new TranscriptMapping();
   }
 
@@ -42,6 +48,7 @@ public final class SessionUsage {
     this.transcripts = null;
     this.userHome = null;
     this.mapping = null;
+    this.prices = PriceTable.NONE;
   }
 
   /** What the CLI of {@code record} recorded of its use; {@link UsageReport#NONE} when nothing. */
@@ -58,9 +65,10 @@ public final class SessionUsage {
       if (found.isPresent()) {
         // A session clique did not start: its transcript is found from its process.
         TranscriptMapping.Mapped mapped = mapping.map(found.get(), kind, userHome);
-        return transcripts.usage(mapped.request(), mapped.roots());
+        return CostEstimate.priced(transcripts.usage(mapped.request(), mapped.roots()), prices);
       }
-      return transcripts.usage(sessions.transcriptRequest(record, kind));
+      return CostEstimate.priced(
+          transcripts.usage(sessions.transcriptRequest(record, kind)), prices);
     } catch (RuntimeException e) {
       // One session whose process or files cannot be read costs its usage, not the others' facts.
       log.debug("usage of session {} not readable", record.id(), e);

@@ -52,6 +52,8 @@ final class ClaudeUsageReader implements UsageReader {
     private final TokenCount cacheRead = new TokenCount();
     private final TokenCount cacheWrite = new TokenCount();
     private final TokenCount reasoning = new TokenCount();
+    private final TokenCount longWrites = new TokenCount();
+    private final CostBasis.Tally basis = new CostBasis.Tally(true);
     private long turns;
     private String model;
     private Long context;
@@ -81,6 +83,8 @@ final class ClaudeUsageReader implements UsageReader {
       }
       Response response =
           new Response(id, usage, lineModel, line.path("isSidechain").asBoolean(false));
+      basis.model(lineModel);
+      basis.prompt(contextOf(usage));
       if (pending != null && id != null && id.equals(pending.id())) {
         pending = response; // another block of the same response
         return;
@@ -101,6 +105,7 @@ final class ClaudeUsageReader implements UsageReader {
       cacheRead.add(usage.get("cache_read_input_tokens"));
       cacheWrite.add(usage.get("cache_creation_input_tokens"));
       reasoning.add(usage.path("output_tokens_details").get("thinking_tokens"));
+      longWrites.add(longWrites(usage));
       turns++;
       if (!response.sidechain()) {
         model = response.model() == null ? model : response.model();
@@ -112,6 +117,11 @@ final class ClaudeUsageReader implements UsageReader {
           counted.remove(counted.iterator().next());
         }
       }
+    }
+
+    /** The one-hour cache writes of a response, when its record splits its writes by lifetime. */
+    private static JsonNode longWrites(JsonNode usage) {
+      return usage.path("cache_creation").get("ephemeral_1h_input_tokens");
     }
 
     /** The whole input of one request: fresh, read from the cache and written to it. */
@@ -146,7 +156,11 @@ final class ClaudeUsageReader implements UsageReader {
               null,
               SOURCE,
               partial);
-      return usage.turns() == 0 ? UsageReport.NONE : new UsageReport(usage, null);
+      Long longWritten =
+          plus(longWrites.value(), last == null ? null : TokenCount.of(longWrites(last)));
+      return usage.turns() == 0
+          ? UsageReport.NONE
+          : new UsageReport(usage, null, basis.basis(longWritten));
     }
 
     private static Long field(JsonNode usage, String name) {

@@ -59,6 +59,7 @@ final class CodexUsageReader implements UsageReader {
     private Long window;
     private String model;
     private Limits limits;
+    private final CostBasis.Tally basis = new CostBasis.Tally(false);
 
     @Override
     public void add(JsonNode line) {
@@ -67,6 +68,7 @@ final class CodexUsageReader implements UsageReader {
       if ("turn_context".equals(type)) {
         String named = payload.path("model").textValue();
         model = named == null ? model : named;
+        basis.model(named);
         return;
       }
       if (!"event_msg".equals(type) || !"token_count".equals(payload.path("type").textValue())) {
@@ -86,6 +88,7 @@ final class CodexUsageReader implements UsageReader {
       JsonNode last = info.get("last_token_usage");
       if (last != null && last.isObject()) {
         context = TokenCount.of(last.get("input_tokens"));
+        basis.prompt(context);
       }
       Long size = TokenCount.of(info.get("model_context_window"));
       window = size == null ? window : size;
@@ -163,7 +166,9 @@ final class CodexUsageReader implements UsageReader {
                 SOURCE,
                 partial);
       }
-      return usage == null && limits == null ? UsageReport.NONE : new UsageReport(usage, limits);
+      return usage == null && limits == null
+          ? UsageReport.NONE
+          : new UsageReport(usage, limits, basis.basis(null));
     }
   }
 }

@@ -45,6 +45,7 @@ final class CopilotUsageReader implements UsageReader {
     private String model;
     private Long context;
     private Long window;
+    private final CostBasis.Tally basis = new CostBasis.Tally(false);
 
     @Override
     public void add(JsonNode line) {
@@ -54,12 +55,14 @@ final class CopilotUsageReader implements UsageReader {
       }
       requests++;
       model = usage.path("model").isTextual() ? usage.path("model").textValue() : model;
+      basis.model(usage.path("model").textValue());
       Long in = TokenCount.of(usage.get("inputTokens"));
       Long read = TokenCount.of(usage.get("cacheReadTokens"));
       Long written = TokenCount.of(usage.get("cacheWriteTokens"));
       if (in != null) {
         input.add(Math.max(0, in - zero(read) - zero(written)));
         context = in;
+        basis.prompt(in);
       }
       output.add(usage.get("outputTokens"));
       cacheRead.add(usage.get("cacheReadTokens"));
@@ -87,7 +90,8 @@ final class CopilotUsageReader implements UsageReader {
               window,
               SOURCE,
               partial),
-          null);
+          null,
+          basis.basis(null));
     }
 
     private static long zero(Long value) {

@@ -58,6 +58,7 @@ final class GeminiUsageReader implements UsageReader {
 
     private String model;
     private Long context;
+    private final CostBasis.Tally basis = new CostBasis.Tally(false);
 
     /** A message line, a {@code $set} of the message list, or a document's {@code messages}. */
     @Override
@@ -87,9 +88,11 @@ final class GeminiUsageReader implements UsageReader {
       tokensById.put(id.textValue(), tokens);
       String named = message.path("model").textValue();
       model = named == null ? model : named;
+      basis.model(named);
       Long input = TokenCount.of(tokens.get("input"));
       Long tool = TokenCount.of(tokens.get("tool"));
       context = input == null ? context : input + (tool == null ? 0 : tool);
+      basis.prompt(input == null ? null : context);
     }
 
     @Override
@@ -130,7 +133,8 @@ final class GeminiUsageReader implements UsageReader {
               null,
               SOURCE,
               partial),
-          null);
+          null,
+          basis.basis(null));
     }
 
     private static long zero(Long value) {

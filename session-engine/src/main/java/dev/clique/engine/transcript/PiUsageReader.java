@@ -43,6 +43,7 @@ final class PiUsageReader implements UsageReader {
     private long answers;
     private String model;
     private Long context;
+    private final CostBasis.Tally basis = new CostBasis.Tally(true);
 
     @Override
     public void add(JsonNode line) {
@@ -57,6 +58,7 @@ final class PiUsageReader implements UsageReader {
       answers++;
       String named = message.path("model").textValue();
       model = named == null ? model : named;
+      basis.model(named);
       input.add(usage.get("input"));
       output.add(usage.get("output"));
       cacheRead.add(usage.get("cacheRead"));
@@ -64,6 +66,7 @@ final class PiUsageReader implements UsageReader {
       Long in = TokenCount.of(usage.get("input"));
       if (in != null && in + zero(usage.get("cacheRead")) + zero(usage.get("cacheWrite")) > 0) {
         context = in + zero(usage.get("cacheRead")) + zero(usage.get("cacheWrite"));
+        basis.prompt(context);
       }
     }
 
@@ -90,7 +93,8 @@ final class PiUsageReader implements UsageReader {
               null,
               SOURCE,
               partial),
-          null);
+          null,
+          basis.basis(null));
     }
   }
 }

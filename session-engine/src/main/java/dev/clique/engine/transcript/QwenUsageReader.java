@@ -45,6 +45,7 @@ final class QwenUsageReader implements UsageReader {
     private String model;
     private Long context;
     private Long window;
+    private final CostBasis.Tally basis = new CostBasis.Tally(false);
 
     @Override
     public void add(JsonNode line) {
@@ -57,6 +58,7 @@ final class QwenUsageReader implements UsageReader {
       requests++;
       String named = line.path("model").textValue();
       model = named == null ? model : named;
+      basis.model(named);
       Long prompt = TokenCount.of(usage.get("promptTokenCount"));
       Long cachedHere = TokenCount.of(usage.get("cachedContentTokenCount"));
       Long out = TokenCount.of(usage.get("candidatesTokenCount"));
@@ -64,6 +66,7 @@ final class QwenUsageReader implements UsageReader {
       if (prompt != null) {
         input.add(Math.max(0, prompt - (cachedHere == null ? 0 : cachedHere)));
         context = prompt;
+        basis.prompt(prompt);
       }
       if (out != null || thought != null) {
         output.add((out == null ? 0 : out) + (thought == null ? 0 : thought));
@@ -92,7 +95,8 @@ final class QwenUsageReader implements UsageReader {
               window,
               SOURCE,
               partial),
-          null);
+          null,
+          basis.basis(null));
     }
   }
 }

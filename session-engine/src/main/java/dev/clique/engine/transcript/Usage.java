@@ -30,6 +30,9 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param source the kind of file read, e.g. {@code "claude transcript"}
  * @param partial {@code true} when the file was too large to read from its start, so the sums cover
  *     only its end; {@code null} otherwise
+ * @param costUsdEstimate what the sums would cost at the model's list prices, in US dollars, when
+ *     the engine's price table has the model and every count the prices need is known; {@code null}
+ *     otherwise
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Usage(
@@ -43,10 +46,56 @@ public record Usage(
     @JsonProperty("context_tokens") Long contextTokens,
     @JsonProperty("context_window") Long contextWindow,
     @JsonProperty("source") String source,
-    @JsonProperty("partial") Boolean partial) {
+    @JsonProperty("partial") Boolean partial,
+    @JsonProperty("cost_usd_estimate") Double costUsdEstimate) {
 
   /** A {@code partial} that is not {@code true} is left out. */
   public Usage {
     partial = Boolean.TRUE.equals(partial) ? Boolean.TRUE : null;
+  }
+
+  /** A usage as a CLI's records tell it, before any price is applied. */
+  public Usage(
+      String model,
+      Long inputTokens,
+      Long outputTokens,
+      Long cacheReadTokens,
+      Long cacheWriteTokens,
+      Long reasoningTokens,
+      Long turns,
+      Long contextTokens,
+      Long contextWindow,
+      String source,
+      Boolean partial) {
+    this(
+        model,
+        inputTokens,
+        outputTokens,
+        cacheReadTokens,
+        cacheWriteTokens,
+        reasoningTokens,
+        turns,
+        contextTokens,
+        contextWindow,
+        source,
+        partial,
+        null);
+  }
+
+  /** This usage with {@code estimate} as its cost. */
+  public Usage withCostUsdEstimate(Double estimate) {
+    return new Usage(
+        model,
+        inputTokens,
+        outputTokens,
+        cacheReadTokens,
+        cacheWriteTokens,
+        reasoningTokens,
+        turns,
+        contextTokens,
+        contextWindow,
+        source,
+        partial,
+        estimate);
   }
 }

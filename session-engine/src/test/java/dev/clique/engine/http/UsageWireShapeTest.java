@@ -5,9 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.catalogue.CostEstimate;
+import dev.clique.engine.catalogue.PriceTable;
 import dev.clique.engine.json.EngineJson;
+import dev.clique.engine.transcript.CostBasis;
 import dev.clique.engine.transcript.Limits;
 import dev.clique.engine.transcript.Usage;
+import dev.clique.engine.transcript.UsageReport;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -33,9 +37,47 @@ class UsageWireShapeTest {
   void aClaudeSessionsUsageHasTheContractsShape() throws Exception {
     Usage usage =
         new Usage(
-            "claude-opus-5-5", 300L, 60L, 0L, 0L, 0L, 3L, 100L, null, "claude transcript", false);
+            "claude-sonnet-4-5",
+            300L,
+            60L,
+            0L,
+            0L,
+            0L,
+            3L,
+            100L,
+            null,
+            "claude transcript",
+            false,
+            0.00039);
 
     assertSameShape("usage", contract("state.json").at("/sessions/0/usage"), written(usage));
+  }
+
+  @Test
+  void theContractsEstimateIsTheBundledPricesOfItsCounts() throws Exception {
+    JsonNode row = contract("state.json").at("/sessions/0/usage");
+    Usage usage =
+        new Usage(
+            row.get("model").asText(),
+            row.get("input_tokens").asLong(),
+            row.get("output_tokens").asLong(),
+            row.get("cache_read_tokens").asLong(),
+            row.get("cache_write_tokens").asLong(),
+            row.get("reasoning_tokens").asLong(),
+            row.get("turns").asLong(),
+            row.get("context_tokens").asLong(),
+            null,
+            row.get("source").asText(),
+            false);
+    CostBasis basis = new CostBasis(true, row.get("context_tokens").asLong(), null, true);
+
+    UsageReport priced =
+        CostEstimate.priced(new UsageReport(usage, null, basis), PriceTable.bundled());
+
+    assertThat(written(priced.usage())).isEqualTo(row);
+    assertThat(JSON.writeValueAsString(priced.usage()))
+        .as("a plain decimal, never an exponent")
+        .contains("\"cost_usd_estimate\":0.882458}");
   }
 
   @Test

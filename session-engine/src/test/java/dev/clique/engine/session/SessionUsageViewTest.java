@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.catalogue.PriceTable;
 import dev.clique.engine.discovery.Discovery;
 import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.testing.FakeTmux;
@@ -60,7 +61,7 @@ class SessionUsageViewTest {
             TokenStore.inMemory(clock),
             clock,
             () -> "http://127.0.0.1:3200",
-            new SessionUsage(new Transcripts(roots), dir));
+            new SessionUsage(new Transcripts(roots), dir, PriceTable.bundled()));
   }
 
   @AfterEach
@@ -97,5 +98,38 @@ class SessionUsageViewTest {
     assertThat(JSON.writeValueAsString(service.session(shell).orElseThrow()))
         .doesNotContain("\"usage\"")
         .doesNotContain("\"limits\"");
+  }
+
+  @Test
+  void theUsageOfAModelWithPricesCarriesItsEstimateAndOfOneWithoutNone() throws Exception {
+    Path work = Files.createDirectories(dir.resolve("work"));
+    String priced = service.create(new NewSession("agent", work.toString(), "p", null)).id();
+    String unpriced = service.create(new NewSession("agent", work.toString(), "u", null)).id();
+    writeTranscript(work, priced, "claude-haiku-4-5-20251001");
+    writeTranscript(work, unpriced, "claude-opus-5-5");
+    service.watcher().tick();
+    service.gatherFactsNow();
+
+    // 100 × $1 + 400 × $0.10 + 20 × $5 per million
+    assertThat(JSON.writeValueAsString(service.session(priced).orElseThrow()))
+        .contains("\"source\":\"claude transcript\",\"cost_usd_estimate\":0.00024}");
+    assertThat(service.session(unpriced).orElseThrow().usage().costUsdEstimate()).isNull();
+    assertThat(JSON.writeValueAsString(service.session(unpriced).orElseThrow()))
+        .contains("\"usage\"")
+        .doesNotContain("cost_usd_estimate");
+  }
+
+  private void writeTranscript(Path work, String session, String model) throws Exception {
+    Path transcript =
+        dir.resolve(".claude/projects/" + work.toString().replaceAll("[^A-Za-z0-9]", "-"))
+            .resolve(session + ".jsonl");
+    Files.createDirectories(transcript.getParent());
+    Files.writeString(
+        transcript,
+        "{\"type\":\"assistant\",\"message\":{\"id\":\"msg_1\",\"model\":\""
+            + model
+            + "\",\"usage\":{\"input_tokens\":100,\"cache_creation_input_tokens\":0,"
+            + "\"cache_read_input_tokens\":400,\"output_tokens\":20}}}\n",
+        StandardCharsets.UTF_8);
   }
 }

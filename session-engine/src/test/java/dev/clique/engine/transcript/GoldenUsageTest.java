@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.catalogue.CostEstimate;
+import dev.clique.engine.catalogue.PriceTable;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
@@ -16,13 +18,16 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Golden files: every transcript under {@code transcripts/<cli>/} gives exactly the usage and
- * limits of its {@code <case>.usage.expected.json}; {@code {}} where the file records none (the
- * spec examples, and the nasty cases written before usage was read).
+ * limits of its {@code <case>.usage.expected.json}, priced with the bundled price table ({@code
+ * cost_usd_estimate} where its model has a row); {@code {}} where the file records none (the spec
+ * examples, and the nasty cases written before usage was read).
  */
 class GoldenUsageTest {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().setDefaultPropertyInclusion(JsonInclude.Include.NON_NULL);
+
+  private static final PriceTable PRICES = PriceTable.bundled();
 
   @TempDir static Path emptyHome;
 
@@ -104,7 +109,7 @@ class GoldenUsageTest {
   private static void assertGolden(String cli, Path transcript) throws IOException {
     Transcripts transcripts = new Transcripts(TestRoots.under(emptyHome));
 
-    UsageReport report = transcripts.usageOf(cli, transcript);
+    UsageReport report = CostEstimate.priced(transcripts.usageOf(cli, transcript), PRICES);
 
     assertThat(JSON.readTree(JSON.writeValueAsString(report)))
         .isEqualTo(JSON.readTree(expected(transcript)));

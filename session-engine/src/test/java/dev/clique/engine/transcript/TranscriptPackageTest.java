@@ -32,7 +32,8 @@ class TranscriptPackageTest {
             "UnreadableTranscriptException",
             "UsageReport",
             "Usage",
-            "Limits");
+            "Limits",
+            "CostBasis");
   }
 
   @Test
