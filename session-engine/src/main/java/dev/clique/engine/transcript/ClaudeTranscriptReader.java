@@ -8,7 +8,10 @@ import java.util.Set;
 /**
  * Claude Code's {@code projects/<slug>/<sessionId>.jsonl}: {@code user} lines the person typed and
  * the {@code text} blocks of {@code assistant} lines, without side chains, meta lines, compaction
- * summaries, tool output or command envelopes.
+ * summaries, tool output or command envelopes. Other blocks ({@code thinking}, {@code tool_use},
+ * {@code tool_result}, {@code image}, server tools' results, ...) carry no prose of their own and
+ * are passed over; a block of another type that carries a {@code text} is prose this reader would
+ * drop, and is an {@link UnknownRecordException} naming the record's {@code version}.
  */
 final class ClaudeTranscriptReader implements TranscriptReader {
 
@@ -20,7 +23,13 @@ final class ClaudeTranscriptReader implements TranscriptReader {
           "isCompactSummary",
           "message.id",
           "message.content.type",
-          "message.content.text");
+          "message.content.text",
+          "version");
+
+  @Override
+  public String cli() {
+    return "Claude Code";
+  }
 
   @Override
   public Fields fields() {
@@ -55,6 +64,7 @@ final class ClaudeTranscriptReader implements TranscriptReader {
       if (line.path("isMeta").asBoolean(false) || line.path("isCompactSummary").asBoolean(false)) {
         return null;
       }
+      requireKnownBlocks(line, type, content);
       String text;
       if (content.isTextual()) {
         String tidy = TurnList.tidy(content.textValue());
@@ -66,6 +76,7 @@ final class ClaudeTranscriptReader implements TranscriptReader {
       return text.isEmpty() ? null : Entry.turn(Turn.USER, text, null);
     }
     if (type.equals("assistant")) {
+      requireKnownBlocks(line, type, content);
       String text =
           content.isTextual()
               ? TurnList.tidy(content.textValue())
@@ -75,6 +86,25 @@ final class ClaudeTranscriptReader implements TranscriptReader {
           : Entry.turn(Turn.ASSISTANT, text, message.path("id").textValue());
     }
     return null;
+  }
+
+  /** A content block that carries a {@code text} but is not a {@code text} block: unknown prose. */
+  private static void requireKnownBlocks(JsonNode line, String type, JsonNode content) {
+    if (!content.isArray()) {
+      return;
+    }
+    for (JsonNode block : content) {
+      JsonNode blockType = block.get("type");
+      if (block.path("text").isTextual()
+          && blockType != null
+          && blockType.isTextual()
+          && !blockType.textValue().equals("text")) {
+        throw new UnknownRecordException(
+            "a record of type \"" + type + "\"",
+            "a content block of type \"" + blockType.textValue() + "\" with text",
+            line.path("version").textValue());
+      }
+    }
   }
 
   /** Command and reminder envelopes, local-command caveats and interruption notes are not. */

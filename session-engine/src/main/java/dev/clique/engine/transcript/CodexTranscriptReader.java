@@ -7,7 +7,9 @@ import java.util.List;
  * Codex's {@code sessions/YYYY/MM/DD/rollout-*.jsonl}: {@code response_item} messages, the user's
  * {@code input_text} and the assistant's {@code output_text}. {@code event_msg} lines repeat the
  * same messages and are not read; developer messages and the environment and instruction envelopes
- * Codex sends as user text are dropped.
+ * Codex sends as user text are dropped. A content item of a type other than {@code input_text} and
+ * {@code output_text} that carries a {@code text} is prose this reader would drop: an {@link
+ * UnknownRecordException}, named with the {@code cli_version} of the file's {@code session_meta}.
  */
 final class CodexTranscriptReader implements TranscriptReader {
 
@@ -21,6 +23,18 @@ final class CodexTranscriptReader implements TranscriptReader {
   private static final Fields FIELDS =
       Fields.of(
           "type", "payload.type", "payload.role", "payload.content.type", "payload.content.text");
+
+  private static final List<String> TEXT_ITEMS = List.of("input_text", "output_text");
+
+  @Override
+  public String cli() {
+    return "Codex";
+  }
+
+  @Override
+  public List<String> versionInHead() {
+    return List.of("/payload/cli_version");
+  }
 
   @Override
   public Fields fields() {
@@ -43,6 +57,20 @@ final class CodexTranscriptReader implements TranscriptReader {
     }
     String role = payload.path("role").asText();
     JsonNode content = payload.path("content");
+    if (role.equals("user") || role.equals("assistant")) {
+      for (JsonNode item : content) {
+        JsonNode type = item.get("type");
+        if (item.path("text").isTextual()
+            && type != null
+            && type.isTextual()
+            && !TEXT_ITEMS.contains(type.textValue())) {
+          throw new UnknownRecordException(
+              "a message of role \"" + role + "\"",
+              "a content item of type \"" + type.textValue() + "\" with text",
+              null);
+        }
+      }
+    }
     String text;
     if (role.equals("user")) {
       text =

@@ -5,6 +5,8 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -13,7 +15,9 @@ import java.util.regex.Pattern;
  * id is the resumed session's CLI id or else clique's own (Copilot is started with {@code
  * --session-id}). A session clique did not start (one discovered in a person's tmux) has an id of
  * Copilot's choosing: its record is the newest one whose {@code workspace.yaml} names the session's
- * folder and that was written since the session began.
+ * folder and that was written since the session began. A record whose first event, {@code
+ * session.start}, says its events are of a newer {@code version} than this engine reads would be
+ * read wrong: it is an {@link UnreadableTranscriptException} naming the file and Copilot's version.
  */
 final class CopilotTranscriptLocator implements TranscriptLocator {
 
@@ -22,14 +26,27 @@ final class CopilotTranscriptLocator implements TranscriptLocator {
   /** The head of {@code workspace.yaml} that may hold its {@code cwd:} line. */
   private static final int WORKSPACE_HEAD = 8192;
 
-  private final Path sessions;
+  private static final List<String> HEAD =
+      List.of("/type", "/data/version", "/data/copilotVersion");
 
-  CopilotTranscriptLocator(Path copilotHome) {
+  private final Path sessions;
+  private final HeadFields heads;
+
+  CopilotTranscriptLocator(Path copilotHome, HeadFields heads) {
     this.sessions = copilotHome.resolve("session-state");
+    this.heads = heads;
   }
 
   @Override
   public Optional<Path> locate(TranscriptRequest request) throws IOException {
+    Optional<Path> found = find(request);
+    if (found.isPresent()) {
+      requireKnownVersion(found.get());
+    }
+    return found;
+  }
+
+  private Optional<Path> find(TranscriptRequest request) throws IOException {
     String id = request.cliSessionId() != null ? request.cliSessionId() : request.sessionId();
     if (SAFE_ID.matcher(id).matches()) {
       Path own = sessions.resolve(id).resolve("events.jsonl");
@@ -62,6 +79,36 @@ final class CopilotTranscriptLocator implements TranscriptLocator {
       }
     }
     return Optional.ofNullable(newest);
+  }
+
+  /** A first event that says a newer events format (or one not a number) would be read wrong. */
+  private void requireKnownVersion(Path file) throws IOException {
+    if (Files.size(file) == 0) {
+      return;
+    }
+    Map<String, String> head = heads.read(file, HEAD);
+    String version = head.get("/data/version");
+    if (!"session.start".equals(head.get("/type")) || version == null) {
+      return;
+    }
+    int number;
+    try {
+      number = Integer.parseInt(version);
+    } catch (NumberFormatException e) {
+      number = Integer.MAX_VALUE;
+    }
+    if (number > CopilotTranscriptReader.NEWEST_VERSION) {
+      String writer = head.get("/data/copilotVersion");
+      throw new UnreadableTranscriptException(
+          file,
+          "line 1, its \"session.start\" event, says its events are of version "
+              + version
+              + ", newer than this clique reads (up to "
+              + CopilotTranscriptReader.NEWEST_VERSION
+              + "; the file was written by GitHub Copilot CLI"
+              + (writer == null ? ", of a version the file does not say" : " " + writer)
+              + "); its turns are not given rather than given wrong");
+    }
   }
 
   private static boolean inFolder(Path workspace, String cwdLine) throws IOException {

@@ -14,6 +14,14 @@ final class CopilotTranscriptReader implements TranscriptReader {
 
   private static final Fields FIELDS = Fields.of("type", "id", "data.content");
 
+  /** The newest {@code session.start} {@code version} (of the events format) this reader knows. */
+  static final int NEWEST_VERSION = 1;
+
+  @Override
+  public String cli() {
+    return "GitHub Copilot CLI";
+  }
+
   @Override
   public Fields fields() {
     return FIELDS;

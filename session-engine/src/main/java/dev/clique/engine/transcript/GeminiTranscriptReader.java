@@ -15,8 +15,9 @@ import java.util.Map;
  * other {@code $set} only touches metadata; the first line's metadata may carry messages of its
  * own. Messages of type {@code user} and {@code gemini} are shown, except the {@code
  * <session_context>} and {@code <hook_context>} envelopes it sends as user text; {@code info},
- * {@code error} and {@code warning} are not. The older single-document {@code .json} files hold the
- * same messages in {@code messages}.
+ * {@code error} and {@code warning} are not; a message of another type that carries text may be a
+ * turn, and is an {@link UnknownRecordException} (Gemini CLI's files do not say which version wrote
+ * them). The older single-document {@code .json} files hold the same messages in {@code messages}.
  */
 final class GeminiTranscriptReader implements TranscriptReader {
 
@@ -40,6 +41,14 @@ final class GeminiTranscriptReader implements TranscriptReader {
 
   /** User text Gemini CLI writes itself, and hides from its own view of the conversation. */
   private static final List<String> ENVELOPES = List.of("<session_context>", "<hook_context>");
+
+  /** The message types Gemini CLI writes that are not turns. */
+  private static final List<String> NOT_TURNS = List.of("info", "error", "warning");
+
+  @Override
+  public String cli() {
+    return "Gemini CLI";
+  }
 
   @Override
   public Fields fields() {
@@ -106,6 +115,13 @@ final class GeminiTranscriptReader implements TranscriptReader {
           default -> null;
         };
     if (role == null) {
+      String type = record.path("type").asText();
+      if (!NOT_TURNS.contains(type) && !text(record.path("content")).isEmpty()) {
+        throw new UnknownRecordException(
+            type.isEmpty() ? "a message without a type" : "a message of type \"" + type + "\"",
+            "text",
+            null);
+      }
       return Entry.silent(id.textValue());
     }
     String text = text(record.path("content"));

@@ -35,6 +35,11 @@ final class PiTranscriptReader implements TranscriptReader {
           "message.content.text");
 
   @Override
+  public String cli() {
+    return "pi";
+  }
+
+  @Override
   public Fields fields() {
     return FIELDS;
   }

@@ -10,15 +10,27 @@ import java.util.List;
  * conversation; a part marked {@code thought} is the model's reasoning, a {@code functionCall} or
  * {@code functionResponse} part a tool's, and {@code tool_result} and {@code system} records
  * (telemetry, snapshots) are not shown. A prompt whose turn failed stays in the file, unanswered,
- * as Qwen Code keeps it.
+ * as Qwen Code keeps it. A {@code user} record of a {@code provenance} this reader does not know
+ * (0.24.4 writes {@code real_user}, {@code system} and {@code goal_runtime} ones) may or may not be
+ * what the person typed: with text, it is an {@link UnknownRecordException} naming the record's
+ * {@code version}.
  */
 final class QwenTranscriptReader implements TranscriptReader {
 
   private static final Fields FIELDS =
-      Fields.of("type", "provenance", "message.parts.text", "message.parts.thought", "uuid");
+      Fields.of(
+          "type", "provenance", "message.parts.text", "message.parts.thought", "uuid", "version");
 
   /** The provenance of what the person typed; records written before it was kept have none. */
   static final String TYPED = "real_user";
+
+  /** The provenances of {@code user} records that are not what the person typed. */
+  private static final List<String> NOT_TYPED = List.of("system", "goal_runtime", "goal_control");
+
+  @Override
+  public String cli() {
+    return "Qwen Code";
+  }
 
   @Override
   public Fields fields() {
@@ -38,10 +50,16 @@ final class QwenTranscriptReader implements TranscriptReader {
     JsonNode parts = line.path("message").path("parts");
     if (type.equals("user")) {
       JsonNode provenance = line.get("provenance");
+      String text = TranscriptReader.joinTexts(parts, null, part -> true);
       if (provenance != null && !TYPED.equals(provenance.asText())) {
+        if (!NOT_TYPED.contains(provenance.asText()) && !text.isEmpty()) {
+          throw new UnknownRecordException(
+              "a record of type \"user\"",
+              "text of provenance \"" + provenance.asText() + "\"",
+              line.path("version").textValue());
+        }
         return List.of();
       }
-      String text = TranscriptReader.joinTexts(parts, null, part -> true);
       return text.isEmpty() ? List.of() : List.of(Entry.turn(Turn.USER, text, null));
     }
     if (type.equals("assistant")) {

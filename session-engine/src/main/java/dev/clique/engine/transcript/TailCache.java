@@ -21,6 +21,7 @@ final class TailCache {
   static final int MAX_FILES = 32;
 
   private final AtomicLong bytesRead = new AtomicLong();
+  private final HeadFields heads = new HeadFields(bytesRead);
 
   private final Map<Path, TailWindow> windows =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -37,6 +38,9 @@ final class TailCache {
    * regular file. The CLIs write regular files: a symbolic link in a transcript's place is not
    * followed (it could lead to any file the engine may read), and a FIFO or device is never opened
    * (opening a FIFO would block until someone writes to it). The folders above may be links.
+   *
+   * @throws UnreadableTranscriptException when a prompt or an answer in the part read is of a kind
+   *     the reader does not know
    */
   List<Turn> turns(TranscriptReader reader, Path file) throws IOException {
     BasicFileAttributes attributes;
@@ -59,7 +63,7 @@ final class TailCache {
   private synchronized TailWindow window(TranscriptReader reader, Path file) {
     TailWindow window = windows.get(file);
     if (window == null || window.reader() != reader) {
-      window = new TailWindow(reader, bytesRead);
+      window = new TailWindow(reader, bytesRead, heads);
       windows.put(file, window);
     }
     return window;
@@ -67,6 +71,11 @@ final class TailCache {
 
   private synchronized void forget(Path file) {
     windows.remove(file);
+  }
+
+  /** The first lines of files read, remembered; shared with the locators that match files. */
+  HeadFields heads() {
+    return heads;
   }
 
   /** Every transcript byte read so far: tails and the heads read to match files. */

@@ -16,6 +16,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,6 +36,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * (or far more than needed), or anything else happened (first read, shrunk, replaced, rewritten,
  * grown by more than a step), the file is read afresh. Memory is bounded by the budget, whatever
  * the file's size.
+ *
+ * <p>A prompt or an answer whose content the reader does not know ({@link UnknownRecordException})
+ * makes the whole answer an {@link UnreadableTranscriptException} naming the file, its line and the
+ * CLI's version, never turns without it; the error is kept, and given again, while the file stays
+ * unchanged. The last line, until its newline is written, is not read at all, so a record being
+ * appended is never taken for an unknown one.
  */
 final class TailWindow {
 
@@ -50,10 +57,17 @@ final class TailWindow {
   /** A file that changes under a fresh read is read again at most this often for one answer. */
   private static final int FRESH_TRIES = 3;
 
+  /** How far into a file the line number of a record not understood is counted. */
+  static final long LINE_COUNT_BYTES = 64L << 20;
+
   private record Placed(long offset, Entry entry) {}
 
   private final TranscriptReader reader;
   private final AtomicLong bytesRead;
+  private final HeadFields heads;
+
+  /** Why the file as it last was cannot be read; given again while it stays unchanged. */
+  private UnreadableTranscriptException failure;
 
   private long size = -1;
   private FileTime modified;
@@ -77,9 +91,10 @@ final class TailWindow {
   private final ArrayDeque<Placed> entries = new ArrayDeque<>();
   private List<Turn> turns = List.of();
 
-  TailWindow(TranscriptReader reader, AtomicLong bytesRead) {
+  TailWindow(TranscriptReader reader, AtomicLong bytesRead, HeadFields heads) {
     this.reader = reader;
     this.bytesRead = bytesRead;
+    this.heads = heads;
   }
 
   TranscriptReader reader() {
@@ -92,9 +107,13 @@ final class TailWindow {
     FileTime newModified = attributes.lastModifiedTime();
     Object newKey = attributes.fileKey();
     if (newSize == size && newModified.equals(modified) && Objects.equals(newKey, fileKey)) {
+      if (failure != null) {
+        throw failure;
+      }
       return turns;
     }
-    long oldSize = size;
+    long oldSize = failure == null ? size : -1; // after a failure nothing held is whole
+    failure = null;
     size = -1; // an exception below leaves nothing half-updated behind
     try (FileChannel channel =
         FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
@@ -130,12 +149,78 @@ final class TailWindow {
         fileKey = newKey;
       }
       // Otherwise the file changed under the read: answer what was read, read afresh next time.
+    } catch (UnknownRecordException e) {
+      entries.clear();
+      turns = List.of();
+      failure = unreadable(file, e);
+      size = newSize;
+      modified = newModified;
+      fileKey = newKey;
+      throw failure;
     } catch (IOException | RuntimeException e) {
       entries.clear();
       turns = List.of();
       throw e;
     }
     return turns;
+  }
+
+  /**
+   * The error for a record the reader does not know: the file, the record's line (or its byte
+   * offset, in a file too long to count lines in), what it holds, and the CLI and version that
+   * wrote it, from the record itself or else from the file's first line.
+   */
+  private UnreadableTranscriptException unreadable(Path file, UnknownRecordException e)
+      throws IOException {
+    String where;
+    if (e.offset() < 0) {
+      where = "in the document";
+    } else if (e.offset() <= LINE_COUNT_BYTES) {
+      where = "line " + lineNumber(file, e.offset());
+    } else {
+      where = "the line at byte " + e.offset();
+    }
+    String version = e.version();
+    if (version == null && !reader.versionInHead().isEmpty()) {
+      Map<String, String> head = heads.read(file, reader.versionInHead());
+      version =
+          reader.versionInHead().stream()
+              .map(head::get)
+              .filter(Objects::nonNull)
+              .findFirst()
+              .orElse(null);
+    }
+    String writer =
+        version == null
+            ? reader.cli() + ", of a version the file does not say"
+            : reader.cli() + " " + version;
+    return new UnreadableTranscriptException(
+        file,
+        where
+            + ", "
+            + e.record()
+            + ", holds "
+            + e.unknown()
+            + ", which this clique does not read (the file was written by "
+            + writer
+            + "); its turns are not given rather than given wrong");
+  }
+
+  /** The number, from 1, of the line that starts at {@code offset}. */
+  private long lineNumber(Path file, long offset) throws IOException {
+    long line = 1;
+    try (FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+      for (long at = 0; at < offset; at += CHUNK_BYTES) {
+        byte[] bytes = read(channel, at, Math.min(CHUNK_BYTES, offset - at));
+        for (byte b : bytes) {
+          if (b == '\n') {
+            line++;
+          }
+        }
+      }
+    }
+    return line;
   }
 
   /**
@@ -237,10 +322,14 @@ final class TailWindow {
       throws IOException {
     floor = start;
     List<Entry> found;
-    if (bytes != null && end - from <= bytes.length) {
-      found = entries(bytes, (int) (start - from), (int) (end - from));
-    } else {
-      found = streamed(channel, start, end);
+    try {
+      if (bytes != null && end - from <= bytes.length) {
+        found = entries(bytes, (int) (start - from), (int) (end - from));
+      } else {
+        found = streamed(channel, start, end);
+      }
+    } catch (UnknownRecordException e) {
+      throw e.at(start);
     }
     if (found.isEmpty()) {
       return false;
@@ -281,7 +370,13 @@ final class TailWindow {
         newline >= 0;
         newline = TailWindow.indexOf(bytes, start, '\n')) {
       long offset = base + start;
-      for (Entry entry : entries(bytes, start, newline)) {
+      List<Entry> found;
+      try {
+        found = entries(bytes, start, newline);
+      } catch (UnknownRecordException e) {
+        throw e.at(offset);
+      }
+      for (Entry entry : found) {
         if (entry.resets()) {
           entries.clear(); // nothing before it counts
           floor = offset;
@@ -326,6 +421,8 @@ final class TailWindow {
     }
     try {
       return reader.entries(line);
+    } catch (UnknownRecordException e) {
+      throw e; // a prompt or an answer left out would make the turns wrong
     } catch (RuntimeException e) {
       return List.of(); // one odd line never fails the answer
     }
@@ -338,9 +435,13 @@ final class TailWindow {
     if (newSize == size
         && attributes.lastModifiedTime().equals(modified)
         && Objects.equals(attributes.fileKey(), fileKey)) {
+      if (failure != null) {
+        throw failure;
+      }
       return turns;
     }
     size = -1;
+    failure = null;
     entries.clear();
     turns = List.of();
     if (newSize <= CHUNK_BYTES) {
@@ -351,13 +452,20 @@ final class TailWindow {
       }
       JsonNode document = JsonLine.parse(bytes, 0, bytes.length, reader.documentFields());
       if (document != null) {
-        turns = reader.turns(reader.documentEntries(document)).lastTurns();
+        try {
+          turns = reader.turns(reader.documentEntries(document)).lastTurns();
+        } catch (UnknownRecordException e) {
+          failure = unreadable(file, e);
+        }
       }
     }
     // Larger documents are not read: a single JSON document has no tail to start from.
     size = newSize;
     modified = attributes.lastModifiedTime();
     fileKey = attributes.fileKey();
+    if (failure != null) {
+      throw failure;
+    }
     return turns;
   }
 

@@ -10,13 +10,28 @@ import java.util.function.Predicate;
  */
 interface TranscriptReader {
 
+  /** The CLI that writes this format, as a person knows it ({@code Claude Code}). */
+  String cli();
+
   /** The fields of a line that {@link #entry} looks at; the parser skips the rest. */
   Fields fields();
 
   /**
    * The entries of one line that parsed as a JSON object, in order; empty when it shows nothing.
+   *
+   * @throws UnknownRecordException when the line is a prompt or an answer whose content is of a
+   *     kind this reader does not know, so that leaving it out would make the turns wrong
    */
   List<Entry> entries(JsonNode line);
+
+  /**
+   * JSON pointers into a file's first line to the version of the CLI that wrote it ({@code
+   * /payload/cli_version}), for formats whose records do not each say; named in the error of a
+   * record this reader does not know.
+   */
+  default List<String> versionInHead() {
+    return List.of();
+  }
 
   /**
    * Whether the line on {@code bytes[start, end)} may contribute an entry; a line that cannot is

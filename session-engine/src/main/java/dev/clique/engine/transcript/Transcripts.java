@@ -58,7 +58,7 @@ public final class Transcripts {
   private final TranscriptRoots roots;
   private final Clock clock;
   private final TailCache tails = new TailCache();
-  private final HeadFields heads = new HeadFields(tails.bytesRead());
+  private final HeadFields heads = tails.heads();
   private final TranscriptReader claudeReader = new ClaudeTranscriptReader();
   private final TranscriptReader codexReader = new CodexTranscriptReader();
   private final TranscriptReader geminiReader = new GeminiTranscriptReader();
@@ -115,7 +115,8 @@ public final class Transcripts {
         "qwen",
         new Source(new QwenTranscriptLocator(roots.qwenHome()), qwenReader, qwenUsage),
         "copilot",
-        new Source(new CopilotTranscriptLocator(roots.copilotHome()), copilotReader, copilotUsage),
+        new Source(
+            new CopilotTranscriptLocator(roots.copilotHome(), heads), copilotReader, copilotUsage),
         "pi",
         new Source(new PiTranscriptLocator(roots.piAgentDir(), heads), piReader, piUsage));
   }
@@ -131,11 +132,13 @@ public final class Transcripts {
   /**
    * The session's conversation, oldest first. Empty when its kind has no reader, when the CLI has
    * not written its transcript yet, or when the file cannot be read; lines that are not JSON
-   * objects are skipped, so bad content never fails the call; opencode's database it cannot read as
-   * it knows it is an error too.
+   * objects are skipped (the last one may be still being written), and so are records of kinds that
+   * hold no turn; opencode's database it cannot read as it knows it is an error too.
    *
    * @throws UnreadableTranscriptException when the file is there but of a format that would be read
-   *     wrong (a newer version, no header where the CLI writes one)
+   *     wrong (a newer version, no header where the CLI writes one), or when a prompt or an answer
+   *     in it holds content of a kind its reader does not know: the message names the file, the
+   *     record's line and the CLI's version where the file says it
    */
   public List<Turn> turns(TranscriptRequest request) {
     return turns(request, roots);

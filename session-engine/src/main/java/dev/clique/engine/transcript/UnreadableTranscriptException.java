@@ -4,9 +4,10 @@ import java.nio.file.Path;
 
 /**
  * A CLI's record of a conversation that is there but cannot be read as this engine knows it: of a
- * newer format than the reader knows, without the header its CLI writes first, or caught
- * half-written. Its message names the file (and the CLI's version where known), and the
- * conversation is an error rather than a turn list that may be wrong.
+ * newer format than the reader knows, without the header its CLI writes first, caught half-written,
+ * or holding a prompt or an answer whose content its reader does not know. Its message names the
+ * file (and the CLI's version and the record's line where known), and the conversation is an error
+ * rather than a turn list that may be wrong.
  */
 public final class UnreadableTranscriptException extends RuntimeException {
   private static final long serialVersionUID = 1L;

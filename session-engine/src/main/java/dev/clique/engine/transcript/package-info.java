@@ -15,6 +15,8 @@
  * reads a file backwards from its end until it holds enough turns, never more than a budget however
  * large the file grows, and nothing at all while it is unchanged. Usage needs every line rather
  * than a tail: one usage reader per CLI keeps a running tally of each file, advanced from where the
- * last read stopped as the file grows.
+ * last read stopped as the file grows. A record a reader knows to be a prompt or an answer but
+ * whose content it does not know ({@code UnknownRecordException}) makes the conversation an {@link
+ * dev.clique.engine.transcript.UnreadableTranscriptException}, never turns without it.
  */
 package dev.clique.engine.transcript;

@@ -11,6 +11,7 @@ import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -178,6 +179,84 @@ class TranscriptRouteIT {
             http.send("POST", "/api/sessions/" + id + "/kill", token, "{}");
         assertThat(killed.statusCode()).as(killed.body()).isEqualTo(200);
         assertThat(turnsOf(http.send("GET", route, token, null))).as("after kill").hasSize(2);
+      } finally {
+        engine.sessions().tmux().killServer();
+      }
+    }
+  }
+
+  /**
+   * An answer in a block type Claude Code 2.1.328 does not write, appended to the fake's
+   * transcript: while it is half-written the answer is the turns before it; once its line is whole,
+   * a 500 whose error names the file, the line, the block and the version that wrote it, never the
+   * turns without it.
+   */
+  @Test
+  void aRecordTheReaderDoesNotKnowIsA500NamingTheFileNeverAWrongListOfTurns() throws Exception {
+    Path script = dir.resolve("fake-claude");
+    try (InputStream in = getClass().getResourceAsStream("/fake-cli/fake-claude")) {
+      Files.copy(in, script);
+    }
+    Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
+    Path claudeHome = dir.resolve("claude-home");
+    Path home = Files.createDirectories(dir.resolve("home"));
+    Files.writeString(
+        home.resolve("clis.toml"),
+        "[cli.claude]\ncommand = \""
+            + script
+            + "\"\nargs = [\"--session-id\", \"{id}\", \"--home\", \""
+            + claudeHome
+            + "\"]\n");
+    Path project = Files.createDirectories(dir.resolve("project"));
+    Map<String, String> env = TestEngine.env(home, "clique-test-" + UUID.randomUUID());
+    env.put("CLAUDE_CONFIG_DIR", claudeHome.toString());
+    try (Engine engine = Engine.start(env, "127.0.0.1", 0, true, TestEngine.VERSION)) {
+      try {
+        String token =
+            engine.tokens().create("t", EnumSet.of(Scope.READ, Scope.WRITE), "").secret();
+        TestEngine.Http http = new TestEngine.Http(engine.url());
+        HttpResponse<String> created =
+            http.send(
+                "POST",
+                "/api/sessions",
+                token,
+                "{\"cli\":\"claude\",\"cwd\":\"" + project + "\",\"name\":\"unknown\"}");
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        String id = JSON.readTree(created.body()).path("id").asText();
+        String route = "/api/sessions/" + id + "/transcript";
+        JsonNode turns = JSON.createArrayNode();
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (turns.size() < 2 && System.nanoTime() < deadline) {
+          turns = turnsOf(http.send("GET", route, token, null));
+          Thread.sleep(100);
+        }
+        assertThat(turns).hasSize(2);
+        Path file =
+            claudeHome.resolve(
+                "projects/"
+                    + project.toString().replaceAll("[^A-Za-z0-9]", "-")
+                    + "/"
+                    + id
+                    + ".jsonl");
+        String record =
+            "{\"parentUuid\":\"u5\",\"isSidechain\":false,\"type\":\"assistant\","
+                + "\"message\":{\"id\":\"msg_2\",\"role\":\"assistant\",\"content\":"
+                + "[{\"type\":\"spoken_text\",\"text\":\"Set TZ=UTC.\"}]},\"uuid\":\"u6\","
+                + "\"version\":\"2.1.400\"}";
+
+        Files.writeString(file, record.substring(0, 60), StandardOpenOption.APPEND);
+        assertThat(turnsOf(http.send("GET", route, token, null))).as("half-written").hasSize(2);
+
+        Files.writeString(file, record.substring(60) + "\n", StandardOpenOption.APPEND);
+        HttpResponse<String> answer = http.send("GET", route, token, null);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(500);
+        assertThat(JSON.readTree(answer.body()).path("error").asText())
+            .isEqualTo(
+                file
+                    + ": line 6, a record of type \"assistant\", holds a content block of type"
+                    + " \"spoken_text\" with text, which this clique does not read (the file was"
+                    + " written by Claude Code 2.1.400); its turns are not given rather than given"
+                    + " wrong");
       } finally {
         engine.sessions().tmux().killServer();
       }
