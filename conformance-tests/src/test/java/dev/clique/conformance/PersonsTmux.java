@@ -3,6 +3,8 @@ package dev.clique.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -13,9 +15,10 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A tmux server of a person's own, as {@code tmux new -s NAME} makes it, on the default socket of a
- * throwaway {@code TMUX_TMPDIR}: what discovery finds. Closing it stops that server (and the
- * terminal it was typed in) and removes the directory.
+ * A tmux server of a person's own, as {@code tmux new -s NAME} makes it, on a socket of a throwaway
+ * {@code TMUX_TMPDIR}: what discovery finds. Its session {@code work} can be looked at and typed
+ * into as the person does. Closing it stops every server of that directory (and the terminal it was
+ * typed in) and removes the directory.
  */
 final class PersonsTmux implements AutoCloseable {
   final Path tmpdir;
@@ -68,6 +71,36 @@ final class PersonsTmux implements AutoCloseable {
     }
   }
 
+  /**
+   * Starts the server on socket {@code work} of the throwaway directory, as a person's shell with
+   * {@code env} does: one session {@code work}, 200 by 50, running {@code commandLine} in {@code
+   * folder}.
+   */
+  static PersonsTmux startedBy(Path folder, Map<String, String> env, String commandLine)
+      throws Exception {
+    Path tmpdir = Files.createTempDirectory("clique-it-tmux-");
+    PersonsTmux tmux = new PersonsTmux(tmpdir, socketDirectory(tmpdir).resolve("work"), null);
+    try {
+      tmux.run(
+          env,
+          "new-session",
+          "-d",
+          "-s",
+          "work",
+          "-x",
+          "200",
+          "-y",
+          "50",
+          "-c",
+          folder.toString(),
+          commandLine);
+      return tmux;
+    } catch (Exception e) {
+      tmux.close();
+      throw e;
+    }
+  }
+
   /** Starts the server with one session {@code name} running {@code command}. */
   static PersonsTmux start(String name, String... command) throws Exception {
     Path tmpdir = Files.createTempDirectory("clique-it-tmux-");
@@ -105,12 +138,56 @@ final class PersonsTmux implements AutoCloseable {
         "TMUX_TMPDIR", tmpdir.toString());
   }
 
+  /** The pane of session {@code work}, its wrapped lines joined; empty while there is none. */
+  String screen() {
+    try {
+      return run(Map.of(), "capture-pane", "-p", "-J", "-t", "=work:");
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
+  }
+
+  /** Types a line into session {@code work} and submits it, as a person at the terminal does. */
+  void type(Map<String, String> env, String text) throws Exception {
+    run(env, "send-keys", "-t", "=work:", "-l", text);
+    Thread.sleep(300);
+    pressEnter(env);
+  }
+
+  /** Presses Enter in session {@code work}. */
+  void pressEnter(Map<String, String> env) throws IOException, InterruptedException {
+    run(env, "send-keys", "-t", "=work:", "Enter");
+  }
+
+  /**
+   * {@code tmux -S socket ARGS}, as a person's terminal runs it: none of clique's or tmux's own
+   * variables, {@code env} on top; returns what it printed.
+   */
+  String run(Map<String, String> env, String... args) throws IOException, InterruptedException {
+    List<String> command =
+        new ArrayList<>(List.of("tmux", "-S", socket.toString(), "-f", "/dev/null"));
+    command.addAll(List.of(args));
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().keySet().removeIf(k -> k.startsWith("CLIQUE_") || k.startsWith("TMUX"));
+    builder.environment().putAll(env);
+    Process process = builder.start();
+    process.getOutputStream().close();
+    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroyForcibly();
+      throw new IOException("tmux " + String.join(" ", args) + " failed: " + err);
+    }
+    return out;
+  }
+
   @Override
   public void close() throws IOException {
     try {
-      new ProcessBuilder("tmux", "-S", socket.toString(), "kill-server")
-          .start()
-          .waitFor(10, TimeUnit.SECONDS);
+      killServers(socket.getParent());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -118,5 +195,20 @@ final class PersonsTmux implements AutoCloseable {
       terminal.close();
     }
     ThrowawayEngine.deleteTree(tmpdir);
+  }
+
+  /** Stops every server on a socket of the throwaway directory, and nothing else. */
+  private static void killServers(Path socketDir) throws IOException, InterruptedException {
+    if (!Files.isDirectory(socketDir)) {
+      return;
+    }
+    try (DirectoryStream<Path> sockets = Files.newDirectoryStream(socketDir)) {
+      for (Path socket : sockets) {
+        new ProcessBuilder("tmux", "-S", socket.toString(), "kill-server")
+            .redirectErrorStream(true)
+            .start()
+            .waitFor(10, TimeUnit.SECONDS);
+      }
+    }
   }
 }

@@ -6,13 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.models.AnthropicModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -67,41 +63,19 @@ class RealClaudeCodeDiscoveryIT {
 
   @Test
   void aClaudeCodeStartedOutsideCliqueIsFoundWithItsStateAndConversation() throws Exception {
-    Path tmpdir = Files.createTempDirectory("clique-it-tmux-");
-    Path socketDir =
-        tmpdir.resolve("tmux-" + Files.getAttribute(Path.of("/proc/self/"), "unix:uid"));
-    Files.createDirectories(socketDir);
-    Files.setPosixFilePermissions(socketDir, PosixFilePermissions.fromString("rwx------"));
-    Path socket = socketDir.resolve("work");
-    PersonsClaude claude = PersonsClaude.configured();
-    try {
+    try (PersonsClaude claude = PersonsClaude.configured()) {
       AnthropicModelServer model = claude.model();
       Path project = claude.project();
       Map<String, String> claudeEnv = claude.env();
       // As a person starts it: their own server, their own session, `claude` found on PATH (in
       // the mode that asks before a command, which this version's default "auto" would not).
-      person(
-          socket,
-          claudeEnv,
-          "new-session",
-          "-d",
-          "-s",
-          "work",
-          "-x",
-          "200",
-          "-y",
-          "50",
-          "-c",
-          project.toString(),
-          "claude --permission-mode default");
-      try (ThrowawayEngine engine =
-          ThrowawayEngine.prepare()
-              .withEnv(Map.of("CLIQUE_DISCOVER", "on", "TMUX_TMPDIR", tmpdir.toString()))
-              .start()) {
+      try (PersonsTmux own =
+              PersonsTmux.startedBy(project, claudeEnv, "claude --permission-mode default");
+          ThrowawayEngine engine = ThrowawayEngine.prepare().withEnv(own.discoverClis()).start()) {
+        Path socket = own.socket;
         String admin = engine.mintToken("discovery-admin", false);
         JsonNode found =
-            await(
-                engine,
+            engine.awaitSession(
                 admin,
                 s -> s.path("source").path("socket").asText().equals(socket.toString()),
                 START);
@@ -112,55 +86,51 @@ class RealClaudeCodeDiscoveryIT {
         assertThat(found.path("cwd").asText()).isEqualTo(project.toString());
 
         JsonNode ready =
-            await(
-                engine,
+            engine.awaitSession(
                 admin,
                 s ->
                     s.path("id").asText().equals(id)
-                        && readyPrompt(socket)
+                        && readyPrompt(own)
                         && s.path("state").asText().equals("idle"),
                 START);
         assertThat(ready.path("state").asText()).isEqualTo("idle");
 
         // The person types into their own terminal; the model answers.
         model.then(new Step.Text("The login test lives in LoginTest.java."));
-        type(socket, claudeEnv, "Where is the login test?");
-        await(
-            engine,
+        own.type(claudeEnv, "Where is the login test?");
+        engine.awaitSession(
             admin,
             s ->
                 s.path("id").asText().equals(id)
                     && s.path("state").asText().equals("idle")
-                    && screenShows(socket, "LoginTest.java"),
+                    && screenShows(own, "LoginTest.java"),
             TURN);
 
         // A command to approve: the pane asks, and the session waits for the person.
         model.then(
             new Step.ShellCall("echo clique-marker > marker.txt", "Writing a marker"),
             new Step.Text("The marker is written."));
-        type(socket, claudeEnv, "Write the marker file");
+        own.type(claudeEnv, "Write the marker file");
         JsonNode asking =
-            await(
-                engine,
+            engine.awaitSession(
                 admin,
                 s ->
                     s.path("id").asText().equals(id)
                         && s.path("state").asText().equals("waiting")
-                        && screenShows(socket, "Do you want to proceed?"),
+                        && screenShows(own, "Do you want to proceed?"),
                 TURN);
         assertThat(asking.path("attention").path("kind").asText()).isEqualTo("permission");
-        approve(socket, claudeEnv);
-        await(
-            engine,
+        approve(own, claudeEnv);
+        engine.awaitSession(
             admin,
             s ->
                 s.path("id").asText().equals(id)
                     && s.path("state").asText().equals("idle")
-                    && screenShows(socket, "The marker is written."),
+                    && screenShows(own, "The marker is written."),
             TURN);
         assertThat(project.resolve("marker.txt")).exists();
 
-        JsonNode transcript = transcript(engine, admin, id, "The marker is written.", TURN);
+        JsonNode transcript = engine.awaitTranscript(admin, id, "The marker is written.", TURN);
         assertThat(transcript.path("turns").toString())
             .contains("Where is the login test?")
             .contains("The login test lives in LoginTest.java.")
@@ -182,12 +152,10 @@ class RealClaudeCodeDiscoveryIT {
         List<String> lines =
             engine.serveStderr().lines().filter(line -> line.contains("discovery:")).toList();
         assertThat(lines).isNotEmpty();
-        assertThat(lines).allMatch(line -> line.contains(tmpdir.toString()), "name " + tmpdir);
+        assertThat(lines)
+            .allMatch(line -> line.contains(own.tmpdir.toString()), "name " + own.tmpdir);
       }
-    } finally {
-      killServers(socketDir); // Claude Code ends before its folders are removed
-      ThrowawayEngine.deleteTree(tmpdir);
-      claude.close();
+      // Claude Code ended with its tmux server, before its folders are removed.
     }
   }
 
@@ -205,10 +173,10 @@ class RealClaudeCodeDiscoveryIT {
                 claude.project(), claude.env(), "tmux new -s work claude");
         ThrowawayEngine home = ThrowawayEngine.prepare()) {
       Path socket = own.socket;
-      awaitScreen(socket, RealClaudeCodeDiscoveryIT::readyPrompt, START);
+      awaitScreen(own, RealClaudeCodeDiscoveryIT::readyPrompt, START);
       claude.model().then(new Step.Text("The login test lives in LoginTest.java."));
-      type(socket, claude.env(), "Where is the login test?");
-      awaitScreen(socket, s -> readyPrompt(s) && screenShows(s, "LoginTest.java"), TURN);
+      own.type(claude.env(), "Where is the login test?");
+      awaitScreen(own, s -> readyPrompt(s) && screenShows(s, "LoginTest.java"), TURN);
 
       Map<String, String> env = home.env();
       env.putAll(own.discoverClis());
@@ -260,66 +228,31 @@ class RealClaudeCodeDiscoveryIT {
     }
   }
 
-  /**
-   * Waits until the pane of {@code socket}'s session {@code work} shows what {@code wanted} wants.
-   */
-  private static void awaitScreen(Path socket, Predicate<String> wanted, Duration within)
+  /** Waits until the pane of {@code own}'s session {@code work} shows what {@code wanted} wants. */
+  private static void awaitScreen(PersonsTmux own, Predicate<String> wanted, Duration within)
       throws Exception {
     long deadline = System.nanoTime() + within.toNanos();
-    String screen = screen(socket);
+    String screen = own.screen();
     while (!wanted.test(screen)) {
       assertThat(System.nanoTime())
           .as("the pane shows what is wanted:\n" + screen)
           .isLessThan(deadline);
       Thread.sleep(100);
-      screen = screen(socket);
+      screen = own.screen();
     }
-  }
-
-  private static JsonNode await(
-      ThrowawayEngine engine, String token, Predicate<JsonNode> wanted, Duration within)
-      throws Exception {
-    long deadline = System.nanoTime() + within.toNanos();
-    String last = "";
-    while (System.nanoTime() < deadline) {
-      last = engine.get("/api/state", token).body();
-      for (JsonNode session : ThrowawayEngine.json(last).path("sessions")) {
-        if (wanted.test(session)) {
-          return session;
-        }
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no session as wanted within " + within + ": " + last);
-  }
-
-  private static JsonNode transcript(
-      ThrowawayEngine engine, String token, String id, String text, Duration within)
-      throws Exception {
-    long deadline = System.nanoTime() + within.toNanos();
-    JsonNode answer = null;
-    while (System.nanoTime() < deadline) {
-      answer =
-          ThrowawayEngine.json(engine.get("/api/sessions/" + id + "/transcript", token).body());
-      if (answer.path("turns").toString().contains(text)) {
-        return answer;
-      }
-      Thread.sleep(200);
-    }
-    return answer;
   }
 
   /**
    * Presses Enter on the permission question, as a person does once they have read it; again if the
    * question is still up after a few seconds (a key that came while it was still being drawn).
    */
-  private static void approve(Path socket, Map<String, String> env) throws Exception {
+  private static void approve(PersonsTmux own, Map<String, String> env) throws Exception {
     for (int attempt = 0; attempt < 3; attempt++) {
       Thread.sleep(1_000);
-      person(socket, env, "send-keys", "-t", "=work:", "Enter");
+      own.pressEnter(env);
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       while (System.nanoTime() < deadline) {
-        if (!screenShows(socket, "Do you want to proceed?")) {
+        if (!screenShows(own, "Do you want to proceed?")) {
           return;
         }
         Thread.sleep(100);
@@ -327,16 +260,9 @@ class RealClaudeCodeDiscoveryIT {
     }
   }
 
-  /** Types a line into the pane and submits it, as a person at the terminal does. */
-  private static void type(Path socket, Map<String, String> env, String text) throws Exception {
-    person(socket, env, "send-keys", "-t", "=work:", "-l", text);
-    Thread.sleep(300);
-    person(socket, env, "send-keys", "-t", "=work:", "Enter");
-  }
-
   /** Its prompt with its idle footer (the shortcuts hint, or the mode it cycles), not working. */
-  private static boolean readyPrompt(Path socket) {
-    return readyPrompt(screen(socket));
+  private static boolean readyPrompt(PersonsTmux own) {
+    return readyPrompt(own.screen());
   }
 
   private static boolean readyPrompt(String screen) {
@@ -344,59 +270,12 @@ class RealClaudeCodeDiscoveryIT {
         && !screen.contains("esc to interrupt");
   }
 
-  private static boolean screenShows(Path socket, String text) {
-    return screen(socket).contains(text);
+  private static boolean screenShows(PersonsTmux own, String text) {
+    return own.screen().contains(text);
   }
 
   private static boolean screenShows(String screen, String text) {
     return screen.contains(text);
-  }
-
-  /** The pane of session {@code work}, its wrapped lines joined; empty while there is none. */
-  private static String screen(Path socket) {
-    try {
-      return person(socket, Map.of(), "capture-pane", "-p", "-J", "-t", "=work:");
-    } catch (IOException e) {
-      return "";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "";
-    }
-  }
-
-  /** {@code tmux -S socket ARGS}, as a person's terminal runs it, with {@code env} on top. */
-  private static String person(Path socket, Map<String, String> env, String... args)
-      throws IOException, InterruptedException {
-    List<String> command =
-        new ArrayList<>(List.of("tmux", "-S", socket.toString(), "-f", "/dev/null"));
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().keySet().removeIf(k -> k.startsWith("CLIQUE_") || k.startsWith("TMUX"));
-    builder.environment().putAll(env);
-    Process process = builder.start();
-    process.getOutputStream().close();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      process.destroyForcibly();
-      throw new IOException("tmux " + String.join(" ", args) + " failed: " + err);
-    }
-    return out;
-  }
-
-  /** Stops every server on a socket of the throwaway directory, and nothing else. */
-  private static void killServers(Path socketDir) throws IOException, InterruptedException {
-    if (!Files.isDirectory(socketDir)) {
-      return;
-    }
-    try (DirectoryStream<Path> sockets = Files.newDirectoryStream(socketDir)) {
-      for (Path socket : sockets) {
-        new ProcessBuilder("tmux", "-S", socket.toString(), "kill-server")
-            .redirectErrorStream(true)
-            .start()
-            .waitFor(10, TimeUnit.SECONDS);
-      }
-    }
   }
 
   private static void quietlyDelete(Path root) throws InterruptedException {

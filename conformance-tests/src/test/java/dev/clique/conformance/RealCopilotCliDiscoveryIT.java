@@ -6,18 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.models.OpenAiModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,12 +32,6 @@ class RealCopilotCliDiscoveryIT {
 
   @Test
   void aCopilotStartedOutsideCliqueIsFoundWithItsStateAndConversation() throws Exception {
-    Path tmpdir = Files.createTempDirectory("clique-it-tmux-");
-    Path socketDir =
-        tmpdir.resolve("tmux-" + Files.getAttribute(Path.of("/proc/self/"), "unix:uid"));
-    Files.createDirectories(socketDir);
-    Files.setPosixFilePermissions(socketDir, PosixFilePermissions.fromString("rwx------"));
-    Path socket = socketDir.resolve("work");
     Path home = Files.createTempDirectory("clique-it-copilot-home-");
     Path project = Files.createTempDirectory("clique-it-copilot-project-").toRealPath();
     try (OpenAiModelServer model = new OpenAiModelServer()) {
@@ -62,28 +50,12 @@ class RealCopilotCliDiscoveryIT {
       env.put("COPILOT_OFFLINE", "true");
       env.put("COPILOT_AUTO_UPDATE", "false");
       // As a person starts it: their own server, their own session, `copilot` found on PATH.
-      person(
-          socket,
-          env,
-          "new-session",
-          "-d",
-          "-s",
-          "work",
-          "-x",
-          "200",
-          "-y",
-          "50",
-          "-c",
-          project.toString(),
-          "copilot");
-      try (ThrowawayEngine engine =
-          ThrowawayEngine.prepare()
-              .withEnv(Map.of("CLIQUE_DISCOVER", "on", "TMUX_TMPDIR", tmpdir.toString()))
-              .start()) {
+      try (PersonsTmux own = PersonsTmux.startedBy(project, env, "copilot");
+          ThrowawayEngine engine = ThrowawayEngine.prepare().withEnv(own.discoverClis()).start()) {
+        Path socket = own.socket;
         String admin = engine.mintToken("discovery-admin", false);
         JsonNode found =
-            await(
-                engine,
+            engine.awaitSession(
                 admin,
                 s -> s.path("source").path("socket").asText().equals(socket.toString()),
                 START);
@@ -93,38 +65,35 @@ class RealCopilotCliDiscoveryIT {
         assertThat(found.path("cwd").asText()).isEqualTo(project.toString());
 
         JsonNode trust =
-            await(
-                engine,
+            engine.awaitSession(
                 admin,
                 s ->
                     s.path("id").asText().equals(id)
-                        && screenShows(socket, "Do you trust the files in this folder?")
+                        && screenShows(own, "Do you trust the files in this folder?")
                         && s.path("state").asText().equals("waiting"),
                 START);
         assertThat(trust.path("attention").path("kind").asText()).isEqualTo("trust");
-        person(socket, env, "send-keys", "-t", "=work:", "Enter");
-        await(
-            engine,
+        own.pressEnter(env);
+        engine.awaitSession(
             admin,
             s ->
                 s.path("id").asText().equals(id)
-                    && readyPrompt(socket)
+                    && readyPrompt(own)
                     && s.path("state").asText().equals("idle"),
             START);
 
         // The person types into their own terminal; the model answers.
         model.then(new Step.Text("The login test lives in LoginTest.java."));
-        type(socket, env, "Where is the login test?");
-        await(
-            engine,
+        own.type(env, "Where is the login test?");
+        engine.awaitSession(
             admin,
             s ->
                 s.path("id").asText().equals(id)
                     && s.path("state").asText().equals("idle")
-                    && screenShows(socket, "LoginTest.java"),
+                    && screenShows(own, "LoginTest.java"),
             TURN);
 
-        JsonNode transcript = transcript(engine, admin, id, "LoginTest.java", TURN);
+        JsonNode transcript = engine.awaitTranscript(admin, id, "LoginTest.java", TURN);
         assertThat(transcript.path("turns").toString())
             .contains("Where is the login test?")
             .contains("The login test lives in LoginTest.java.");
@@ -144,109 +113,21 @@ class RealCopilotCliDiscoveryIT {
             .isEqualTo(403);
       }
     } finally {
-      killServers(socketDir); // Copilot ends before its folders are removed
-      ThrowawayEngine.deleteTree(tmpdir);
+      // Copilot ended with its tmux server, before its folders are removed.
       quietlyDelete(home);
       quietlyDelete(project);
     }
   }
 
-  private static JsonNode await(
-      ThrowawayEngine engine, String token, Predicate<JsonNode> wanted, Duration within)
-      throws Exception {
-    long deadline = System.nanoTime() + within.toNanos();
-    String last = "";
-    while (System.nanoTime() < deadline) {
-      last = engine.get("/api/state", token).body();
-      for (JsonNode session : ThrowawayEngine.json(last).path("sessions")) {
-        if (wanted.test(session)) {
-          return session;
-        }
-      }
-      Thread.sleep(100);
-    }
-    throw new AssertionError("no session as wanted within " + within + ": " + last);
-  }
-
-  private static JsonNode transcript(
-      ThrowawayEngine engine, String token, String id, String text, Duration within)
-      throws Exception {
-    long deadline = System.nanoTime() + within.toNanos();
-    JsonNode answer = null;
-    while (System.nanoTime() < deadline) {
-      answer =
-          ThrowawayEngine.json(engine.get("/api/sessions/" + id + "/transcript", token).body());
-      if (answer.path("turns").toString().contains(text)) {
-        return answer;
-      }
-      Thread.sleep(200);
-    }
-    return answer;
-  }
-
-  /** Types a line into the pane and submits it, as a person at the terminal does. */
-  private static void type(Path socket, Map<String, String> env, String text) throws Exception {
-    person(socket, env, "send-keys", "-t", "=work:", "-l", text);
-    Thread.sleep(300);
-    person(socket, env, "send-keys", "-t", "=work:", "Enter");
-  }
-
   /** Its input box with the footer of a Copilot that waits for a prompt. */
-  private static boolean readyPrompt(Path socket) {
-    String screen = screen(socket);
+  private static boolean readyPrompt(PersonsTmux own) {
+    String screen = own.screen();
     return screen.contains("/ commands · ? help")
         && !screen.contains("Do you trust the files in this folder?");
   }
 
-  private static boolean screenShows(Path socket, String text) {
-    return screen(socket).contains(text);
-  }
-
-  /** The pane of session {@code work}, its wrapped lines joined; empty while there is none. */
-  private static String screen(Path socket) {
-    try {
-      return person(socket, Map.of(), "capture-pane", "-p", "-J", "-t", "=work:");
-    } catch (IOException e) {
-      return "";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "";
-    }
-  }
-
-  /** {@code tmux -S socket ARGS}, as a person's terminal runs it, with {@code env} on top. */
-  private static String person(Path socket, Map<String, String> env, String... args)
-      throws IOException, InterruptedException {
-    List<String> command =
-        new ArrayList<>(List.of("tmux", "-S", socket.toString(), "-f", "/dev/null"));
-    command.addAll(List.of(args));
-    ProcessBuilder builder = new ProcessBuilder(command);
-    builder.environment().keySet().removeIf(k -> k.startsWith("CLIQUE_") || k.startsWith("TMUX"));
-    builder.environment().putAll(env);
-    Process process = builder.start();
-    process.getOutputStream().close();
-    String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!process.waitFor(10, TimeUnit.SECONDS) || process.exitValue() != 0) {
-      process.destroyForcibly();
-      throw new IOException("tmux " + String.join(" ", args) + " failed: " + err);
-    }
-    return out;
-  }
-
-  /** Stops every server on a socket of the throwaway directory, and nothing else. */
-  private static void killServers(Path socketDir) throws IOException, InterruptedException {
-    if (!Files.isDirectory(socketDir)) {
-      return;
-    }
-    try (DirectoryStream<Path> sockets = Files.newDirectoryStream(socketDir)) {
-      for (Path socket : sockets) {
-        new ProcessBuilder("tmux", "-S", socket.toString(), "kill-server")
-            .redirectErrorStream(true)
-            .start()
-            .waitFor(10, TimeUnit.SECONDS);
-      }
-    }
+  private static boolean screenShows(PersonsTmux own, String text) {
+    return own.screen().contains(text);
   }
 
   private static void quietlyDelete(Path root) throws InterruptedException {

@@ -5,23 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.engine.tmux.TmuxException;
-import dev.clique.engine.tmux.TmuxProcess;
 import dev.clique.models.OpenAiModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 import org.assertj.core.api.SoftAssertions;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -55,44 +47,35 @@ class RealCopilotCliIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** "Visible within about a second of the screen", plus one poll. */
-  private static final long VISIBLE_MS = 1_100;
+  private static final Duration VISIBLE = Duration.ofMillis(1_100);
+
+  /** How long a state is looked for after its screen unless the scenario says. */
+  private static final Duration PATIENCE = Duration.ofSeconds(6);
 
   private static final Duration POLL = Duration.ofMillis(100);
-
-  private static final List<String> TABLE = Collections.synchronizedList(new ArrayList<>());
-
-  @AfterAll
-  static void printTable() {
-    System.err.printf(
-        "%n%-58s %-9s %-24s %9s %6s  %s%n",
-        "screen", "expected", "reported", "delay ms", "wait", "source");
-    TABLE.forEach(System.err::println);
-  }
 
   @Test
   @Timeout(value = 300, unit = TimeUnit.SECONDS)
   void oneSessionFromFolderTrustThroughApprovalAndAnApiErrorToItsKill() throws Exception {
     SoftAssertions soft = new SoftAssertions();
     try (Rig rig = Rig.start("one", "")) {
-      rig.create(null);
+      rig.create(soft, null);
       rig.observe(
-              "trust: folder trust screen",
-              screen -> screen.contains("Do you trust the files in this folder?"),
-              "waiting",
-              Duration.ofSeconds(60),
-              Duration.ofSeconds(6))
-          .check(soft);
+          "trust: folder trust screen",
+          screen -> screen.contains("Do you trust the files in this folder?"),
+          "waiting",
+          Duration.ofSeconds(60),
+          Duration.ofSeconds(6));
       soft.assertThat(rig.session().path("attention").path("kind").asText(null))
           .as("attention.kind on the folder trust screen")
           .isEqualTo("trust");
       rig.send(Map.of("key", "Enter")); // "1. Yes", for this session only
       rig.observe(
-              "ready prompt after trusting",
-              Rig::readyPrompt,
-              "idle",
-              Duration.ofSeconds(30),
-              Duration.ofSeconds(6))
-          .check(soft);
+          "ready prompt after trusting",
+          Rig::readyPrompt,
+          "idle",
+          Duration.ofSeconds(30),
+          Duration.ofSeconds(6));
       soft.assertThat(rig.engine.awaitCliVersion(rig.admin, rig.id, Duration.ofSeconds(5)))
           .as("cli_version of the session")
           .isEqualTo(AgentClis.pinned("@github/copilot"));
@@ -103,12 +86,11 @@ class RealCopilotCliIT {
       rig.model.then(new Step.SlowText(answer, 24, Duration.ofSeconds(10)));
       rig.prompt(soft, "Count to twelve slowly");
       rig.observe(
-              "stream: answer streaming in",
-              screen -> screen.contains("Counting slowly: one") && !screen.contains("All done"),
-              "working",
-              Duration.ofSeconds(20),
-              Duration.ofSeconds(4))
-          .check(soft);
+          "stream: answer streaming in",
+          screen -> screen.contains("Counting slowly: one") && !screen.contains("All done"),
+          "working",
+          Duration.ofSeconds(20),
+          Duration.ofSeconds(4));
       List<String> notWorking = new ArrayList<>();
       long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
       while (System.nanoTime() < until) {
@@ -125,13 +107,12 @@ class RealCopilotCliIT {
           .as("states other than working while the answer was still streaming")
           .isEmpty();
       rig.observe(
-              "stream: answer done",
-              screen -> screen.contains("All done counting.") && Rig.readyPrompt(screen),
-              "idle",
-              Duration.ofSeconds(20),
-              Duration.ofSeconds(6))
-          .check(soft);
-      rig.holds(soft, "stream: answer done", "idle", Duration.ofSeconds(3));
+          "stream: answer done",
+          screen -> screen.contains("All done counting.") && Rig.readyPrompt(screen),
+          "idle",
+          Duration.ofSeconds(20),
+          Duration.ofSeconds(6));
+      rig.holds("stream: answer done", "idle", Duration.ofSeconds(3));
       // What no Copilot hook sends is refused and changes nothing: no event name, another CLI's
       // event, an input that is no object, no JSON at all.
       for (String bad :
@@ -156,13 +137,12 @@ class RealCopilotCliIT {
           new Step.Text("The file is written."));
       rig.prompt(soft, "Write approved.txt");
       rig.observe(
-              "approval: run this command?",
-              screen -> screen.contains("Do you want to run this command?"),
-              "waiting",
-              Duration.ofSeconds(20),
-              Duration.ofSeconds(6))
-          .check(soft);
-      rig.holds(soft, "approval: run this command?", "waiting", Duration.ofSeconds(5));
+          "approval: run this command?",
+          screen -> screen.contains("Do you want to run this command?"),
+          "waiting",
+          Duration.ofSeconds(20),
+          Duration.ofSeconds(6));
+      rig.holds("approval: run this command?", "waiting", Duration.ofSeconds(5));
       JsonNode attention = rig.session().path("attention");
       soft.assertThat(attention.path("kind").asText(null))
           .as("attention.kind on the approval: %s", attention)
@@ -172,21 +152,19 @@ class RealCopilotCliIT {
           .contains("echo approved > approved.txt");
       rig.send(Map.of("key", "Enter")); // "1. Yes"
       rig.observe(
-              "approval: approved, command running",
-              screen ->
-                  !screen.contains("Do you want to run this command?")
-                      && !screen.contains("The file is written."),
-              "working",
-              Duration.ofSeconds(10),
-              Duration.ofSeconds(3))
-          .check(soft);
+          "approval: approved, command running",
+          screen ->
+              !screen.contains("Do you want to run this command?")
+                  && !screen.contains("The file is written."),
+          "working",
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(3));
       rig.observe(
-              "approval: done",
-              screen -> screen.contains("The file is written.") && Rig.readyPrompt(screen),
-              "idle",
-              Duration.ofSeconds(20),
-              Duration.ofSeconds(6))
-          .check(soft);
+          "approval: done",
+          screen -> screen.contains("The file is written.") && Rig.readyPrompt(screen),
+          "idle",
+          Duration.ofSeconds(20),
+          Duration.ofSeconds(6));
       soft.assertThat(rig.project.resolve("approved.txt")).as("the approved command ran").exists();
       soft.assertThat(rig.sources)
           .as("Copilot's own hooks decided the approval and the done screens")
@@ -200,13 +178,12 @@ class RealCopilotCliIT {
       }
       rig.prompt(soft, "Summarise the README");
       rig.observe(
-              "error: API error (500, retries spent)",
-              screen -> screen.contains("Failed to get response from the AI model"),
-              "error",
-              Duration.ofSeconds(60),
-              Duration.ofSeconds(6))
-          .check(soft);
-      rig.holds(soft, "error: API error (500, retries spent)", "error", Duration.ofSeconds(3));
+          "error: API error (500, retries spent)",
+          screen -> screen.contains("Failed to get response from the AI model"),
+          "error",
+          Duration.ofSeconds(60),
+          Duration.ofSeconds(6));
+      rig.holds("error: API error (500, retries spent)", "error", Duration.ofSeconds(3));
       soft.assertThat(rig.session().path("attention").path("kind").asText(null))
           .as("attention.kind after the API error")
           .isEqualTo("error");
@@ -236,17 +213,14 @@ class RealCopilotCliIT {
           rig.engine.post("/api/sessions/" + rig.id + "/kill", rig.admin, "{}");
       soft.assertThat(killed.statusCode()).as("kill: %s", killed.body()).isEqualTo(200);
       rig.observe(
-              "kill: killed",
-              screen -> !rig.tmuxSessionExists(),
-              "stopped",
-              Duration.ofSeconds(5),
-              Duration.ofSeconds(5))
-          .check(soft);
+          "kill: killed",
+          screen -> !rig.tmuxSessionExists(),
+          "stopped",
+          Duration.ofSeconds(5),
+          Duration.ofSeconds(5));
       List<String> survivors = SessionProcesses.survivors(processes, Duration.ofSeconds(5));
-      TABLE.add(
-          String.format(
-              "%-58s %-9s %-24s",
-              "kill: processes after kill", "0", survivors.size() + " of " + processes.size()));
+      rig.watch.table(
+          "kill: processes after kill", "0", survivors.size() + " of " + processes.size(), -1, "");
       soft.assertThat(survivors).as("processes of the session 5 s after kill").isEmpty();
       SessionProcesses.stop(processes);
       soft.assertThat(rig.trap.attempts()).as("requests that tried to leave loopback").isEmpty();
@@ -263,28 +237,24 @@ class RealCopilotCliIT {
         Rig.start(
             "exit",
             "[cli.copilot]\ncommand = \"copilot\"\nargs = [\"--session-id\", \"not-a-uuid\"]\n")) {
-      rig.create(null);
-      rig.observe(
+      rig.create(soft, null);
+      Look exit =
+          rig.observe(
               "exit: Copilot exits at start",
               screen -> !rig.tmuxSessionExists() || Tmux.paneDead(rig.engine.socket, rig.id),
               "stopped",
               Duration.ofSeconds(30),
-              Duration.ofSeconds(5))
-          .check(soft);
+              Duration.ofSeconds(5));
+      rig.watch.awaitExitStatus(exit);
       JsonNode stopped = rig.session();
-      long exited = System.nanoTime() + Duration.ofSeconds(3).toNanos();
-      while (!stopped.path("exit_status").isInt() && System.nanoTime() < exited) {
-        Thread.sleep(POLL.toMillis());
-        stopped = rig.session();
-      }
       String lastLines =
           rig.state("/api/sessions/" + rig.id + "/peek?lines=20").path("lines").toString();
-      TABLE.add(
-          String.format(
-              "%-58s %-9s %s",
-              "exit: exit status, last lines",
-              "1",
-              stopped.path("exit_status") + ", " + lastLines));
+      rig.watch.table(
+          "exit: exit status, last lines",
+          "1",
+          stopped.path("exit_status") + ", " + lastLines,
+          -1,
+          "");
       soft.assertThat(stopped.path("exit_status").asInt(-1))
           .as("a CLI that exited says how: %s", stopped)
           .isEqualTo(1);
@@ -320,23 +290,6 @@ class RealCopilotCliIT {
     return turns;
   }
 
-  /** What was seen of one screen: when it showed, what the engine said, and how soon. */
-  record Observation(
-      String screen, String expected, String reported, long delayMs, Long waitLagMs) {
-    void check(SoftAssertions soft) {
-      soft.assertThat(reported).as("state on \"%s\"", screen).isEqualTo(expected);
-      soft.assertThat(delayMs)
-          .as("ms from \"%s\" on the pane to state %s (-1: never)", screen, expected)
-          .isBetween(0L, VISIBLE_MS);
-      if (delayMs >= 0) {
-        soft.assertThat(waitLagMs)
-            .as("ms from /api/state showing %s on \"%s\" to a wait answering it", expected, screen)
-            .isNotNull()
-            .isLessThanOrEqualTo(WaitProbe.WITHIN.toMillis());
-      }
-    }
-  }
-
   /** One real Copilot under a throwaway engine, with its own model server, homes and project. */
   private static final class Rig implements AutoCloseable {
     final String name;
@@ -348,7 +301,7 @@ class RealCopilotCliIT {
     final String admin;
     private final long started = System.nanoTime();
     String id;
-    private WaitProbe probe;
+    ScreenWatch watch;
 
     /** Per observed screen: who decided its state ({@code state_source}: authority, evidence). */
     final Map<String, String> sources = new LinkedHashMap<>();
@@ -419,7 +372,8 @@ class RealCopilotCliIT {
       }
     }
 
-    void create(String mode) throws IOException, InterruptedException {
+    /** Creates the session, watched with {@code soft}'s assertions. */
+    void create(SoftAssertions soft, String mode) throws IOException, InterruptedException {
       Map<String, String> body = new LinkedHashMap<>();
       body.put("cli", "copilot");
       body.put("cwd", project.toString());
@@ -427,11 +381,10 @@ class RealCopilotCliIT {
       if (mode != null) {
         body.put("mode", mode);
       }
-      HttpResponse<String> created =
-          engine.post("/api/sessions", admin, JSON.writeValueAsString(body));
-      assertThat(created.statusCode()).as("POST /api/sessions: %s", created.body()).isEqualTo(201);
-      id = JSON.readTree(created.body()).path("id").asText();
-      probe = WaitProbe.start(engine, admin, id);
+      watch =
+          ScreenWatch.ofNewSession("copilot-real", engine, admin, body, model, soft)
+              .withSoon(VISIBLE);
+      id = watch.id();
     }
 
     JsonNode state(String path) throws IOException, InterruptedException {
@@ -454,24 +407,14 @@ class RealCopilotCliIT {
       return session().path("state").asText();
     }
 
-    /** The pane as a person sees it now ({@code capture-pane -p -J}); "" once it is gone. */
+    /** The pane as a person sees it now; "" once it is gone. */
     String screen() throws IOException, InterruptedException {
-      Process capture =
-          new ProcessBuilder("tmux", "-L", engine.socket, "capture-pane", "-p", "-J", "-t", id)
-              .redirectErrorStream(false)
-              .start();
-      String out = new String(capture.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      capture.getErrorStream().readAllBytes();
-      if (!capture.waitFor(10, TimeUnit.SECONDS)) {
-        capture.destroyForcibly();
-        throw new IOException("tmux capture-pane hung");
-      }
-      return capture.exitValue() == 0 ? out : "";
+      return watch.look().screen();
     }
 
     /** The session's processes now. */
     List<ProcessHandle> processes() throws TmuxException {
-      return SessionProcesses.of(new TmuxProcess("tmux", engine.socket, Duration.ofSeconds(5)), id);
+      return watch.processes();
     }
 
     boolean tmuxSessionExists() {
@@ -486,9 +429,7 @@ class RealCopilotCliIT {
     }
 
     void send(Map<String, Object> body) throws IOException, InterruptedException {
-      HttpResponse<String> sent =
-          engine.post("/api/sessions/" + id + "/send", admin, JSON.writeValueAsString(body));
-      assertThat(sent.statusCode()).as("POST send %s: %s", body, sent.body()).isEqualTo(200);
+      watch.send(body);
     }
 
     /**
@@ -524,82 +465,28 @@ class RealCopilotCliIT {
     }
 
     /**
-     * Polls the pane and the state every 100 ms: waits up to {@code appear} for the screen, then up
-     * to {@code patience} (default 6 s) for {@code expected}; one table row.
+     * Waits up to {@code appear} for the screen, then up to {@code patience} (default: the suite's
+     * {@code PATIENCE}) for {@code expected}, which must come within {@code VISIBLE}; one table
+     * row.
      */
-    Observation observe(
+    Look observe(
         String screen, Predicate<String> shown, String expected, Duration appear, Duration patience)
-        throws IOException, InterruptedException {
-      long deadline = System.nanoTime() + appear.toNanos();
-      long shownAt = -1;
-      while (System.nanoTime() < deadline) {
-        if (shown.test(screen())) {
-          shownAt = System.nanoTime();
-          break;
-        }
-        Thread.sleep(POLL.toMillis());
+        throws Exception {
+      Look look =
+          watch.expectState(
+              screen,
+              watch.awaitScreen(screen, shown, appear),
+              expected,
+              patience == null ? PATIENCE : patience);
+      if (expected.equals(look.state())) {
+        sources.put(screen, look.source());
       }
-      if (shownAt < 0) {
-        String last = screen();
-        TABLE.add(row(screen, expected, "(screen never shown)", -1, null));
-        throw new AssertionError(
-            "the screen \"" + screen + "\" did not show within " + appear + "; pane:\n" + last);
-      }
-      List<String> seen = new ArrayList<>();
-      long delay = -1;
-      long wait = (patience == null ? Duration.ofSeconds(6) : patience).toNanos();
-      String source = "";
-      Long waitLag = null;
-      while (System.nanoTime() - shownAt < wait) {
-        JsonNode session = session();
-        long seenAt = System.nanoTime();
-        String state = session.path("state").asText();
-        if (seen.isEmpty() || !seen.get(seen.size() - 1).equals(state)) {
-          seen.add(state);
-        }
-        if (state.equals(expected)) {
-          delay = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - shownAt);
-          source =
-              session.at("/state_source/authority").asText()
-                  + " "
-                  + session.at("/state_source/evidence").asText();
-          sources.put(screen, source);
-          waitLag = probe.lagMillis(expected, seenAt);
-          break;
-        }
-        Thread.sleep(POLL.toMillis());
-      }
-      String reported = delay >= 0 ? expected : String.join(">", seen);
-      TABLE.add(row(screen, expected, reported, delay, waitLag) + "  " + source);
-      return new Observation(screen, expected, delay >= 0 ? expected : reported, delay, waitLag);
+      return look;
     }
 
     /** Checks that the state stays {@code expected} for {@code duration}; one table row. */
-    void holds(SoftAssertions soft, String screen, String expected, Duration duration)
-        throws IOException, InterruptedException {
-      long start = System.nanoTime();
-      String changed = null;
-      long changedAt = -1;
-      while (System.nanoTime() - start < duration.toNanos()) {
-        String state = state();
-        if (!state.equals(expected)) {
-          changed = state;
-          changedAt = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-          break;
-        }
-        Thread.sleep(POLL.toMillis());
-      }
-      String label = screen + " (still, " + duration.toSeconds() + " s)";
-      TABLE.add(
-          row(
-              label,
-              expected,
-              changed == null ? expected : changed + " after " + changedAt,
-              0,
-              null));
-      soft.assertThat(changed)
-          .as("state on \"%s\" %d ms later (expected %s to hold)", screen, changedAt, expected)
-          .isNull();
+    void holds(String screen, String expected, Duration duration) throws Exception {
+      watch.holds(screen + " (still, " + duration.toSeconds() + " s)", expected, duration);
     }
 
     long since() {
@@ -613,19 +500,14 @@ class RealCopilotCliIT {
           && !screen.contains("Do you want to run this command?");
     }
 
-    private String row(String screen, String expected, String reported, long delay, Long waitLag) {
-      String lag = waitLag == null ? "" : (waitLag > 0 ? "+" : "") + waitLag;
-      return String.format("%-58s %-9s %-24s %9d %6s", screen, expected, reported, delay, lag);
-    }
-
     @Override
     public void close() throws IOException {
       List<String> outside = trap.attempts();
       if (!outside.isEmpty()) {
         System.err.printf("[%s] refused outside traffic (via the proxy): %s%n", name, outside);
       }
-      if (probe != null) {
-        probe.close();
+      if (watch != null) {
+        watch.close();
       }
       try {
         engine.close();
@@ -645,65 +527,6 @@ class RealCopilotCliIT {
         Thread.sleep(POLL.toMillis());
       }
       return condition.getAsBoolean();
-    }
-  }
-
-  /**
-   * A proxy on loopback that refuses everything and keeps the first line of each request: where
-   * Copilot tried to go outside (HTTPS_PROXY points here).
-   */
-  private static final class OutsideTrafficTrap implements AutoCloseable {
-    private final ServerSocket socket;
-    private final List<String> attempts = Collections.synchronizedList(new ArrayList<>());
-    private final Thread acceptor;
-
-    OutsideTrafficTrap() throws IOException {
-      socket = new ServerSocket(0, 16, InetAddress.getLoopbackAddress());
-      acceptor = new Thread(this::accept, "outside-traffic-trap");
-      acceptor.setDaemon(true);
-      acceptor.start();
-    }
-
-    String url() {
-      return "http://127.0.0.1:" + socket.getLocalPort();
-    }
-
-    List<String> attempts() {
-      synchronized (attempts) {
-        return List.copyOf(attempts);
-      }
-    }
-
-    private void accept() {
-      while (!socket.isClosed()) {
-        try (Socket client = socket.accept()) {
-          client.setSoTimeout(2_000);
-          attempts.add(firstLine(client.getInputStream()));
-          OutputStream out = client.getOutputStream();
-          out.write(
-              "HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                  .getBytes(StandardCharsets.US_ASCII));
-          out.flush();
-        } catch (IOException e) {
-          // closed, or a client that hung up
-        }
-      }
-    }
-
-    private static String firstLine(InputStream in) throws IOException {
-      StringBuilder line = new StringBuilder();
-      int c;
-      while ((c = in.read()) >= 0 && c != '\n' && line.length() < 300) {
-        if (c != '\r') {
-          line.append((char) c);
-        }
-      }
-      return line.toString();
-    }
-
-    @Override
-    public void close() throws IOException {
-      socket.close();
     }
   }
 }

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clique.engine.tmux.TmuxException;
-import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.models.GeminiModelServer;
 import dev.clique.models.ScriptedModelServer;
 import java.io.IOException;
@@ -14,12 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,21 +33,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * everything that would phone out (usage statistics, telemetry, update checks): the CLI talks to
  * 127.0.0.1 only. Input goes through the engine's own {@code POST /api/sessions/{id}/send}.
  *
- * <p>The screens are watched directly with tmux, every {@value #TICK_MILLIS} ms, next to the
- * engine's answer: a state must show within {@link #SOON} of the screen that calls for it. One line
- * per screen goes to stderr: screen, expected, reported, delay.
+ * <p>The screens are watched directly with tmux, every {@value ScreenWatch#TICK_MILLIS} ms, next to
+ * the engine's answer: a state must show within {@link ScreenWatch#SOON} of the screen that calls
+ * for it. One line per screen goes to stderr: screen, expected, reported, delay.
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RealGeminiCliIT {
-  /** How soon after a screen the engine must report its state. */
-  static final Duration SOON = Duration.ofSeconds(1);
-
-  /** How long a state is looked for after its screen, to tell "late" from "never". */
-  static final Duration PATIENCE = Duration.ofSeconds(8);
-
-  static final long TICK_MILLIS = 100;
-
   /**
    * Between typing a prompt and pressing Enter: well past Gemini CLI's 30 ms fast-return window.
    */
@@ -71,16 +59,13 @@ class RealGeminiCliIT {
   private static final String API_ERROR = "[API Error";
 
   private final SoftAssertions softly = new SoftAssertions();
-  private final Set<ProcessHandle> paneProcesses = new LinkedHashSet<>();
   private GeminiModelServer model;
   private Path home;
   private Path project;
   private ThrowawayEngine engine;
-  private TmuxProcess tmux;
   private String admin;
   private String id;
-  private String lastScreen = "";
-  private WaitProbe probe;
+  private ScreenWatch watch;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -92,17 +77,18 @@ class RealGeminiCliIT {
   @AfterEach
   void tearDown() throws Exception {
     try {
-      if (probe != null) {
-        probe.close();
+      if (watch != null) {
+        watch.close();
       }
       if (engine != null) {
-        rememberPaneProcesses();
         engine.close();
       }
     } finally {
       // Gemini CLI outlives its tmux session (both node processes): the suite stops what it
       // started.
-      SessionProcesses.stop(paneProcesses);
+      if (watch != null) {
+        SessionProcesses.stop(watch.processesSeen());
+      }
       model.close();
       ThrowawayEngine.deleteTree(home);
       ThrowawayEngine.deleteTree(project);
@@ -113,24 +99,24 @@ class RealGeminiCliIT {
   @Test
   void theFolderTrustScreenIsWaitingAndTrustingItLeadsToAnIdlePrompt() throws Exception {
     start(settings(true, true));
-    Look trust = awaitScreen("trust screen", s -> s.contains(TRUST_QUESTION), STARTUP);
-    Look reported = expectState("trust screen", trust, "waiting");
+    Look trust = watch.awaitScreen("trust screen", s -> s.contains(TRUST_QUESTION), STARTUP);
+    Look reported = watch.expectState("trust screen", trust, "waiting");
     softly
         .assertThat(reported.attention().path("kind").asText())
         .as("attention.kind on the trust screen (attention: %s)", reported.attention())
         .isEqualTo("trust");
 
-    send(Map.of("key", "Enter"));
-    Look ready = awaitScreen("ready after trust", RealGeminiCliIT::started, STARTUP);
-    expectState("ready after trust", ready, "idle");
+    watch.send(Map.of("key", "Enter"));
+    Look ready = watch.awaitScreen("ready after trust", RealGeminiCliIT::started, STARTUP);
+    watch.expectState("ready after trust", ready, "idle");
   }
 
   @Test
   void theSignInChoiceScreenIsWaiting() throws Exception {
     // No auth type chosen yet: the CLI asks how to sign in (it offers the API key it sees).
     start(settings(false, false));
-    Look asking = awaitScreen("sign-in choice", s -> s.contains(AUTH_QUESTION), STARTUP);
-    Look reported = expectState("sign-in choice", asking, "waiting");
+    Look asking = watch.awaitScreen("sign-in choice", s -> s.contains(AUTH_QUESTION), STARTUP);
+    Look reported = watch.expectState("sign-in choice", asking, "waiting");
     softly
         .assertThat(reported.attention().path("kind").asText())
         .as("attention.kind on the sign-in choice (attention: %s)", reported.attention())
@@ -140,9 +126,9 @@ class RealGeminiCliIT {
   @Test
   void theReadyPromptIsIdle() throws Exception {
     start(settings(false, true));
-    Look ready = awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
-    expectState("ready prompt", ready, "idle");
-    holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
+    Look ready = watch.awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    watch.expectState("ready prompt", ready, "idle");
+    watch.holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
     softly
         .assertThat(engine.awaitCliVersion(admin, id, Duration.ofSeconds(5)))
         .as("cli_version of the session")
@@ -156,18 +142,19 @@ class RealGeminiCliIT {
             + " the build, the tests and the release notes. That is all for now.";
     model.then(new ScriptedModelServer.Step.SlowText(answer, 12, Duration.ofSeconds(10)));
     start(settings(false, true));
-    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    watch.awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
 
     prompt("Explain the build slowly");
-    Look streaming = awaitScreen("slow answer", s -> s.contains(BUSY), Duration.ofSeconds(10));
-    expectState("slow answer", streaming, "working");
+    Look streaming =
+        watch.awaitScreen("slow answer", s -> s.contains(BUSY), Duration.ofSeconds(10));
+    watch.expectState("slow answer", streaming, "working");
     Look done =
-        holdsUntil(
+        watch.holdsUntil(
             "slow answer, while streaming",
             "working",
             s -> ready(s) && s.contains("That is all for now."),
             Duration.ofSeconds(30));
-    expectState("answer done", done, "idle");
+    watch.expectState("answer done", done, "idle");
   }
 
   @Test
@@ -181,12 +168,12 @@ class RealGeminiCliIT {
             6,
             Duration.ofSeconds(3)));
     start(settings(false, true));
-    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    watch.awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
 
     prompt("Build the project");
     Look asking =
-        awaitScreen("shell approval", s -> s.contains(ALLOW_SHELL), Duration.ofSeconds(20));
-    Look waiting = expectState("shell approval", asking, "waiting");
+        watch.awaitScreen("shell approval", s -> s.contains(ALLOW_SHELL), Duration.ofSeconds(20));
+    Look waiting = watch.expectState("shell approval", asking, "waiting");
     JsonNode attention = waiting.attention();
     softly
         .assertThat(attention.path("kind").asText())
@@ -196,17 +183,17 @@ class RealGeminiCliIT {
         .assertThat(attention.path("detail").asText())
         .as("attention.detail names the command (attention: %s)", attention)
         .contains("sleep 14");
-    holds("shell approval, 3 s on", "waiting", Duration.ofSeconds(3));
+    watch.holds("shell approval, 3 s on", "waiting", Duration.ofSeconds(3));
 
-    Look approved = send(Map.of("key", "Enter"));
-    expectState("approval given", approved, "working");
+    Look approved = watch.send(Map.of("key", "Enter"));
+    watch.expectState("approval given", approved, "working");
     Look done =
-        holdsUntil(
+        watch.holdsUntil(
             "shell running, then the answer",
             "working",
             s -> ready(s) && s.contains("Nothing else to do."),
             Duration.ofSeconds(45));
-    expectState("done after the shell call", done, "idle");
+    watch.expectState("done after the shell call", done, "idle");
     assertThat(project.resolve("build.log")).as("the approved command ran").exists();
   }
 
@@ -218,25 +205,26 @@ class RealGeminiCliIT {
             400, "INVALID_ARGUMENT", "Request contains an invalid argument."),
         new ScriptedModelServer.Step.Text("Answered this time."));
     start(settings(false, true));
-    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    watch.awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
 
     prompt("Trigger an error");
-    Look failed = awaitScreen("API error", s -> s.contains(API_ERROR), Duration.ofSeconds(20));
-    Look reported = expectState("API error", failed, "error");
+    Look failed =
+        watch.awaitScreen("API error", s -> s.contains(API_ERROR), Duration.ofSeconds(20));
+    Look reported = watch.expectState("API error", failed, "error");
     softly
         .assertThat(reported.attention().path("kind").asText())
         .as("attention.kind on the API error (attention: %s)", reported.attention())
         .isEqualTo("error");
-    holds("API error, 3 s on", "error", Duration.ofSeconds(3));
+    watch.holds("API error, 3 s on", "error", Duration.ofSeconds(3));
 
     // The next prompt is answered: the error line is still on the screen, but the session is idle.
     prompt("Try again");
     Look answered =
-        awaitScreen(
+        watch.awaitScreen(
             "answer after the error",
             s -> ready(s) && s.contains("Answered this time."),
             Duration.ofSeconds(20));
-    expectState("answer after the error", answered, "idle");
+    watch.expectState("answer after the error", answered, "idle");
   }
 
   @Test
@@ -244,21 +232,13 @@ class RealGeminiCliIT {
     // Gemini CLI refuses a settings file it cannot parse: it prints the error and exits 52.
     start("{ \"security\": { not json");
     Look gone =
-        awaitScreen(
+        watch.awaitScreen(
             "CLI exited at start", s -> s.isEmpty() || Tmux.paneDead(engine.socket, id), STARTUP);
-    Look stopped = expectState("CLI exited at start", gone, "stopped");
-    // tmux marks the pane dead when its terminal closes, and knows the status once it reaped the
-    // process, which the engine sees to (TmuxProcess): a look or two later at most.
-    long exited = System.nanoTime() + seconds(3).toNanos();
-    while ((stopped.session() == null || !stopped.session().path("exit_status").isInt())
-        && System.nanoTime() < exited) {
-      Thread.sleep(TICK_MILLIS);
-      stopped = look();
-    }
+    Look stopped = watch.awaitExitStatus(watch.expectState("CLI exited at start", gone, "stopped"));
     HttpResponse<String> peek = engine.get("/api/sessions/" + id + "/peek?lines=5", admin);
     JsonNode lines = ThrowawayEngine.json(peek.body()).path("lines");
     JsonNode status = stopped.session() == null ? null : stopped.session().path("exit_status");
-    table("exit status, last lines", "52, error", status + ", " + lines, -1, "");
+    watch.table("exit status, last lines", "52, error", status + ", " + lines, -1, "");
     softly.assertThat(status == null ? -1 : status.asInt(-1)).as("exit_status").isEqualTo(52);
     softly.assertThat(lines.toString()).as("its last lines stay readable").contains("settings");
   }
@@ -270,17 +250,18 @@ class RealGeminiCliIT {
         new ScriptedModelServer.Step.Text("Second answer."),
         new ScriptedModelServer.Step.Text("Third answer."));
     start(settings(false, true));
-    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    watch.awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
 
     String[] prompts = {"First prompt", "Second prompt", "Third prompt"};
     List<String> submitted = new ArrayList<>();
     for (int i = 0; i < prompts.length; i++) {
       long turns = model.mainTurns();
-      Look sent = send(Map.of("text", prompts[i], "enter", true));
+      Look sent = watch.send(Map.of("text", prompts[i], "enter", true));
       Look after =
-          pollUntil(l -> model.mainTurns() > turns && ready(l.screen()), Duration.ofSeconds(8));
+          watch.pollUntil(
+              l -> model.mainTurns() > turns && ready(l.screen()), Duration.ofSeconds(8));
       boolean answered = after != null;
-      table(
+      watch.table(
           "prompt " + (i + 1) + " sent with enter",
           "answered",
           answered ? "answered" : "left in the input box",
@@ -290,7 +271,7 @@ class RealGeminiCliIT {
           .assertThat(answered)
           .as(
               "prompt %d (%s) was submitted and answered; model turns: %d; screen:%n%s",
-              i + 1, prompts[i], model.mainTurns(), answered ? "" : lastScreen())
+              i + 1, prompts[i], model.mainTurns(), answered ? "" : watch.lastScreen())
           .isTrue();
       if (answered) {
         submitted.add(prompts[i]);
@@ -315,15 +296,15 @@ class RealGeminiCliIT {
             400, "INVALID_ARGUMENT", "Request contains an invalid argument."),
         new ScriptedModelServer.Step.Text("Third answer."));
     start(settings(false, true), true);
-    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    watch.awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
 
     prompt("First prompt");
-    awaitScreen(
+    watch.awaitScreen(
         "first answer", s -> ready(s) && s.contains("First answer."), Duration.ofSeconds(20));
     prompt("A prompt that fails");
-    awaitScreen("API error", s -> ready(s) && s.contains(API_ERROR), Duration.ofSeconds(20));
+    watch.awaitScreen("API error", s -> ready(s) && s.contains(API_ERROR), Duration.ofSeconds(20));
     prompt("Third prompt");
-    awaitScreen(
+    watch.awaitScreen(
         "third answer", s -> ready(s) && s.contains("Third answer."), Duration.ofSeconds(20));
 
     Path chat = RecordedConversation.onlyFile(home.resolve(".gemini/tmp"), ".jsonl");
@@ -373,40 +354,19 @@ class RealGeminiCliIT {
   void killStopsTheSessionAndEveryProcessOfIt() throws Exception {
     model.then(new ScriptedModelServer.Step.Text("Ready when you are."));
     start(settings(false, true));
-    awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
+    watch.awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
     // A session in use: one turn done, and the CLI settled (killed while still starting up, both
     // node processes happen to die with the terminal).
     prompt("Hello");
-    awaitScreen(
+    watch.awaitScreen(
         "first answer", s -> ready(s) && s.contains("Ready when you are."), Duration.ofSeconds(20));
     Thread.sleep(3_000);
-    List<ProcessHandle> tree = paneTree();
+    List<ProcessHandle> tree = watch.processes();
     assertThat(tree)
         .as("Gemini CLI runs as a node process and its re-executed child")
         .hasSizeGreaterThanOrEqualTo(2);
 
-    System.err.println(
-        "gemini-real | pane processes: " + tree.stream().map(SessionProcesses::describe).toList());
-    HttpResponse<String> killed = engine.post("/api/sessions/" + id + "/kill", admin, "{}");
-    assertThat(killed.statusCode()).as("kill answered %s", killed.body()).isEqualTo(200);
-    long at = System.currentTimeMillis();
-    Look stopped = pollUntil(l -> "stopped".equals(l.state()), seconds(5));
-    table(
-        "killed",
-        "stopped",
-        stopped == null ? look().state() : "stopped",
-        stopped == null ? -1 : stopped.at() - at,
-        "");
-    softly.assertThat(stopped).as("state after POST /kill").isNotNull();
-
-    List<String> survivors = SessionProcesses.survivors(tree, seconds(5));
-    table(
-        "processes after kill",
-        "none",
-        survivors.isEmpty() ? "none" : survivors.size() + "",
-        -1,
-        "");
-    softly.assertThat(survivors).as("processes of the session alive 5 s after kill").isEmpty();
+    watch.killAndExpectEveryProcessGone(tree);
   }
 
   // --- the session ---
@@ -469,21 +429,10 @@ class RealGeminiCliIT {
                     "GOOGLE_GEMINI_BASE_URL", model.url(),
                     "NO_BROWSER", "true"))
             .start();
-    tmux = new TmuxProcess("tmux", engine.socket, Duration.ofSeconds(10));
     admin = engine.mintToken("gemini-it-admin", false);
-    String body = JSON.writeValueAsString(Map.of("cli", "gemini", "cwd", project.toString()));
-    HttpResponse<String> created = engine.post("/api/sessions", admin, body);
-    assertThat(created.statusCode()).as("creating the session: %s", created.body()).isEqualTo(201);
-    id = ThrowawayEngine.json(created.body()).path("id").asText();
-    probe = WaitProbe.start(engine, admin, id);
-  }
-
-  /** Sends through the engine's API and returns a look taken right after the engine answered. */
-  private Look send(Map<String, Object> body) throws Exception {
-    HttpResponse<String> sent =
-        engine.post("/api/sessions/" + id + "/send", admin, JSON.writeValueAsString(body));
-    assertThat(sent.statusCode()).as("send %s: %s", body, sent.body()).isEqualTo(200);
-    return look();
+    Map<String, String> request = Map.of("cli", "gemini", "cwd", project.toString());
+    watch = ScreenWatch.ofNewSession("gemini-real", engine, admin, request, model, softly);
+    id = watch.id();
   }
 
   /**
@@ -493,18 +442,18 @@ class RealGeminiCliIT {
    * that; the scenarios only need the prompt to arrive.
    */
   private Look prompt(String text) throws Exception {
-    send(Map.of("text", text, "enter", false));
+    watch.send(Map.of("text", text, "enter", false));
     Thread.sleep(SUBMIT_GAP_MILLIS);
     long turns = model.mainTurns();
-    Look sent = send(Map.of("key", "Enter"));
+    Look sent = watch.send(Map.of("key", "Enter"));
     // A CLI busy painting reads both keys at once (the newline again): Enter once more if the
     // prompt is still in the box. An Enter on an empty box does nothing.
     for (int retry = 0; retry < 2; retry++) {
-      if (pollUntil(l -> model.mainTurns() > turns || !typed(l.screen(), text), seconds(2))
+      if (watch.pollUntil(l -> model.mainTurns() > turns || !typed(l.screen(), text), seconds(2))
           != null) {
         break;
       }
-      send(Map.of("key", "Enter"));
+      watch.send(Map.of("key", "Enter"));
     }
     return sent;
   }
@@ -516,8 +465,8 @@ class RealGeminiCliIT {
 
   /** Empties Gemini's input box (Ctrl+C clears typed text without quitting). */
   private void clearInput() throws Exception {
-    send(Map.of("key", "C-c"));
-    pollUntil(l -> ready(l.screen()), seconds(3));
+    watch.send(Map.of("key", "C-c"));
+    watch.pollUntil(l -> ready(l.screen()), seconds(3));
   }
 
   /**
@@ -550,209 +499,7 @@ class RealGeminiCliIT {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
   }
 
-  // --- looking ---
-
-  /**
-   * One look: when it began, the screen as tmux shows it ("" once the session is gone), the
-   * engine's row, and when ({@link System#nanoTime}) the engine's answer came.
-   */
-  record Look(long at, String screen, JsonNode session, long stateAt) {
-    String state() {
-      return session == null ? "(no row)" : session.path("state").asText();
-    }
-
-    JsonNode attention() {
-      return session == null ? JSON.missingNode() : session.path("attention");
-    }
-
-    /** Who decided the state, and on what evidence: {@code pane Allow execution of [Shell]?}. */
-    String source() {
-      return session == null
-          ? ""
-          : session.at("/state_source/authority").asText()
-              + " "
-              + session.at("/state_source/evidence").asText();
-    }
-  }
-
-  private Look look() throws IOException, InterruptedException {
-    long at = System.currentTimeMillis();
-    String screen;
-    try {
-      screen = tmux.captureScreen(id);
-    } catch (TmuxException e) {
-      screen = "";
-    }
-    JsonNode row = null;
-    HttpResponse<String> state = engine.get("/api/state", admin);
-    if (state.statusCode() == 200) {
-      for (JsonNode session : ThrowawayEngine.json(state.body()).path("sessions")) {
-        if (session.path("id").asText().equals(id)) {
-          row = session;
-        }
-      }
-    }
-    if (!screen.isEmpty()) {
-      lastScreen = screen;
-    }
-    return new Look(at, screen, row, System.nanoTime());
-  }
-
-  private String lastScreen() {
-    return lastScreen;
-  }
-
-  /** Looks every tick until {@code match} holds; null when it never did within {@code timeout}. */
-  private Look pollUntil(Predicate<Look> match, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      Look look = look();
-      if (match.test(look)) {
-        return look;
-      }
-      if (System.nanoTime() > deadline) {
-        return null;
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-  }
-
-  /** Waits for a screen the scenario needs; the test cannot go on without it. */
-  private Look awaitScreen(String name, Predicate<String> shown, Duration timeout)
-      throws Exception {
-    Look look = pollUntil(l -> shown.test(l.screen()), timeout);
-    if (look == null) {
-      throw new AssertionError(
-          "the "
-              + name
-              + " never appeared within "
-              + timeout
-              + "; model requests: "
-              + model.received().stream().map(r -> r.method() + " " + r.path()).toList()
-              + "; last screen:\n"
-              + lastScreen);
-    }
-    return look;
-  }
-
-  /**
-   * From the look at which a screen appeared, looks until the engine reports {@code expected}: it
-   * must within {@link #SOON}. Returns the look that reported it, or the last one.
-   */
-  private Look expectState(String screen, Look shown, String expected) throws Exception {
-    Look look = shown;
-    long deadline = shown.at() + PATIENCE.toMillis();
-    while (!expected.equals(look.state()) && System.currentTimeMillis() < deadline) {
-      Thread.sleep(TICK_MILLIS);
-      look = look();
-    }
-    boolean reported = expected.equals(look.state());
-    long delay = look.at() - shown.at();
-    Long waitLag = reported ? probe.lagMillis(expected, look.stateAt()) : null;
-    table(
-        screen,
-        expected,
-        reported ? expected : look.state(),
-        reported ? delay : -1,
-        (waitLag == null ? "" : "wait " + (waitLag > 0 ? "+" : "") + waitLag + " ms | ")
-            + look.source());
-    softly
-        .assertThat(look.state())
-        .as("state on the %s (source: %s)", screen, look.session())
-        .isEqualTo(expected);
-    if (reported) {
-      softly
-          .assertThat(delay)
-          .as("ms from the %s to state %s", screen, expected)
-          .isLessThanOrEqualTo(SOON.toMillis());
-      softly
-          .assertThat(waitLag)
-          .as(
-              "ms from /api/state showing %s on the %s to a wait answering it (answers: %s; %s)",
-              expected, screen, probe.answers(), probe.failure())
-          .isNotNull()
-          .isLessThanOrEqualTo(WaitProbe.WITHIN.toMillis());
-    }
-    return look;
-  }
-
-  /** The state stays {@code expected} for {@code span}: every look reports it. */
-  private void holds(String screen, String expected, Duration span) throws Exception {
-    long end = System.currentTimeMillis() + span.toMillis();
-    List<String> other = new ArrayList<>();
-    while (System.currentTimeMillis() < end) {
-      Look look = look();
-      if (!expected.equals(look.state())) {
-        other.add(look.state());
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-    table(screen, expected, other.isEmpty() ? expected : "also " + Set.copyOf(other), -1, "");
-    softly.assertThat(other).as("states other than %s on the %s", expected, screen).isEmpty();
-  }
-
-  /**
-   * Every look until the screen shows {@code until} must report {@code expected}; returns the look
-   * at which {@code until} showed.
-   */
-  private Look holdsUntil(String screen, String expected, Predicate<String> until, Duration timeout)
-      throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    List<String> other = new ArrayList<>();
-    int looks = 0;
-    while (true) {
-      Look look = look();
-      if (until.test(look.screen())) {
-        table(
-            screen,
-            expected,
-            other.isEmpty() ? expected : other.size() + "/" + looks + " looks " + Set.copyOf(other),
-            -1,
-            "");
-        softly
-            .assertThat(other)
-            .as("states other than %s while %s (%d looks)", expected, screen, looks)
-            .isEmpty();
-        return look;
-      }
-      looks++;
-      if (!expected.equals(look.state())) {
-        other.add(look.state());
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            screen + ": the screen never moved on within " + timeout + "; last:\n" + lastScreen);
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-  }
-
-  /** One line of the table on stderr: screen, expected, reported, delay, state_source. */
-  private static void table(
-      String screen, String expected, String reported, long delayMillis, String source) {
-    System.err.printf(
-        "gemini-real | %-34s | expected %-8s | reported %-22s | %8s | %s%n",
-        screen, expected, reported, delayMillis < 0 ? "-" : delayMillis + " ms", source);
-  }
-
   private static Duration seconds(long n) {
     return Duration.ofSeconds(n);
-  }
-
-  // --- processes ---
-
-  /** The session's processes, now (and remembered, so that the suite can stop survivors). */
-  private List<ProcessHandle> paneTree() throws TmuxException {
-    List<ProcessHandle> tree = SessionProcesses.of(tmux, id);
-    paneProcesses.addAll(tree);
-    return tree;
-  }
-
-  private void rememberPaneProcesses() {
-    try {
-      paneTree();
-    } catch (TmuxException e) {
-      // no tmux server left: what was seen before is all there is
-    }
   }
 }

@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clique.engine.tmux.TmuxException;
-import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.models.AnthropicModelServer;
 import dev.clique.models.ScriptedModelServer;
 import java.io.IOException;
@@ -14,12 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,21 +40,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * tool asks first ({@code OPENCODE_PERMISSION}). The engine adds its own plugin for the run ({@code
  * OPENCODE_CONFIG_CONTENT}); input goes through the engine's own send.
  *
- * <p>The screens are watched directly with tmux, every {@value #TICK_MILLIS} ms, next to the
- * engine's answer: a state must show within {@link #SOON} of the screen that calls for it. One line
- * per screen goes to stderr: screen, expected, reported, delay, state_source.
+ * <p>The screens are watched directly with tmux, every {@value ScreenWatch#TICK_MILLIS} ms, next to
+ * the engine's answer: a state must show within {@link ScreenWatch#SOON} of the screen that calls
+ * for it. One line per screen goes to stderr: screen, expected, reported, delay, state_source.
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class RealOpencodeIT {
-  /** How soon after a screen the engine must report its state. */
-  static final Duration SOON = Duration.ofSeconds(1);
-
-  /** How long a state is looked for after its screen, to tell "late" from "never". */
-  static final Duration PATIENCE = Duration.ofSeconds(8);
-
-  static final long TICK_MILLIS = 100;
-
   /** How long the CLI may take to come up. */
   static final Duration STARTUP = Duration.ofSeconds(60);
 
@@ -74,16 +62,13 @@ class RealOpencodeIT {
           + " the build, the tests and the release notes. That is all for now.";
 
   private final SoftAssertions softly = new SoftAssertions();
-  private final Set<ProcessHandle> paneProcesses = new LinkedHashSet<>();
   private AnthropicModelServer model;
   private Path home;
   private Path project;
   private ThrowawayEngine engine;
-  private TmuxProcess tmux;
   private String admin;
   private String id;
-  private String lastScreen = "";
-  private WaitProbe probe;
+  private ScreenWatch watch;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -95,15 +80,16 @@ class RealOpencodeIT {
   @AfterEach
   void tearDown() throws Exception {
     try {
-      if (probe != null) {
-        probe.close();
+      if (watch != null) {
+        watch.close();
       }
       if (engine != null) {
-        rememberPaneProcesses();
         engine.close();
       }
     } finally {
-      SessionProcesses.stop(paneProcesses);
+      if (watch != null) {
+        SessionProcesses.stop(watch.processesSeen());
+      }
       model.close();
       ThrowawayEngine.deleteTree(home);
       ThrowawayEngine.deleteTree(project);
@@ -122,34 +108,35 @@ class RealOpencodeIT {
         new ScriptedModelServer.Step.Text("Answered this time."));
     start(config(model.url()));
 
-    Look ready = awaitScreen("ready prompt", RealOpencodeIT::started, STARTUP);
-    expectState("ready prompt", ready, "idle");
+    Look ready = watch.awaitScreen("ready prompt", RealOpencodeIT::started, STARTUP);
+    watch.expectState("ready prompt", ready, "idle");
     softly
         .assertThat(engine.awaitCliVersion(admin, id, Duration.ofSeconds(5)))
         .as("cli_version of the session")
         .isEqualTo(VERSION);
-    holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
+    watch.holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
 
-    send(Map.of("text", "Explain the build slowly", "enter", true));
+    watch.send(Map.of("text", "Explain the build slowly", "enter", true));
     Look streaming =
-        awaitScreen(
+        watch.awaitScreen(
             "slow answer", s -> s.contains("Here is a slow") && busy(s), Duration.ofSeconds(30));
-    expectState("slow answer", streaming, "working");
+    watch.expectState("slow answer", streaming, "working");
     Look done =
-        holdsUntil(
+        watch.holdsUntil(
             "slow answer, while streaming",
             "working",
             s -> ready(s) && s.contains("That is all for now."),
-            Duration.ofSeconds(40));
-    expectState("answer done", done, "idle");
+            Duration.ofSeconds(40),
+            earlyFromTheCli());
+    watch.expectState("answer done", done, "idle");
 
-    send(Map.of("text", "Build the project", "enter", true));
+    watch.send(Map.of("text", "Build the project", "enter", true));
     Look asking =
-        awaitScreen(
+        watch.awaitScreen(
             "shell permission",
             s -> s.contains(PERMISSION) && s.contains(CHOICES),
             Duration.ofSeconds(30));
-    Look waiting = expectState("shell permission", asking, "waiting");
+    Look waiting = watch.expectState("shell permission", asking, "waiting");
     JsonNode attention = waiting.attention();
     softly
         .assertThat(attention.path("kind").asText())
@@ -163,24 +150,25 @@ class RealOpencodeIT {
         .assertThat(waiting.source())
         .as("the plugin said it, not the screen")
         .startsWith("hook permission.asked");
-    holds("shell permission, 3 s on", "waiting", Duration.ofSeconds(3));
+    watch.holds("shell permission, 3 s on", "waiting", Duration.ofSeconds(3));
 
-    Look approved = send(Map.of("key", "Enter"));
-    expectState("approval given", approved, "working");
+    Look approved = watch.send(Map.of("key", "Enter"));
+    watch.expectState("approval given", approved, "working");
     Look built =
-        holdsUntil(
+        watch.holdsUntil(
             "shell running, then the answer",
             "working",
             s -> ready(s) && s.contains("wrote build.log."),
-            Duration.ofSeconds(40));
-    expectState("done after the shell call", built, "idle");
+            Duration.ofSeconds(40),
+            earlyFromTheCli());
+    watch.expectState("done after the shell call", built, "idle");
     softly.assertThat(project.resolve("build.log")).as("the approved command ran").exists();
 
-    send(Map.of("text", "Trigger an error", "enter", true));
+    watch.send(Map.of("text", "Trigger an error", "enter", true));
     Look failed =
-        awaitScreen(
+        watch.awaitScreen(
             "API error", s -> s.contains("Scripted refusal.") && ready(s), Duration.ofSeconds(30));
-    Look error = expectState("API error", failed, "error");
+    Look error = watch.expectState("API error", failed, "error");
     softly
         .assertThat(error.attention().path("kind").asText())
         .as("attention.kind on the API error (attention: %s)", error.attention())
@@ -189,15 +177,15 @@ class RealOpencodeIT {
         .assertThat(error.attention().path("detail").asText())
         .as("attention.detail of the API error")
         .contains("Scripted refusal.");
-    holds("API error, 3 s on", "error", Duration.ofSeconds(3));
+    watch.holds("API error, 3 s on", "error", Duration.ofSeconds(3));
 
-    send(Map.of("text", "Try again", "enter", true));
+    watch.send(Map.of("text", "Try again", "enter", true));
     Look answered =
-        awaitScreen(
+        watch.awaitScreen(
             "answer after the error",
             s -> ready(s) && s.contains("Answered this time."),
             Duration.ofSeconds(30));
-    expectState("answer after the error", answered, "idle");
+    watch.expectState("answer after the error", answered, "idle");
 
     Path config = home.resolve(".config/opencode");
     try (var files = Files.list(config.resolve("node_modules"))) {
@@ -223,19 +211,13 @@ class RealOpencodeIT {
     // opencode refuses a config file it cannot parse: it prints where and exits 1.
     start("{ \"provider\": { not json");
     Look gone =
-        awaitScreen(
+        watch.awaitScreen(
             "CLI exited at start", s -> s.isEmpty() || Tmux.paneDead(engine.socket, id), STARTUP);
-    Look stopped = expectState("CLI exited at start", gone, "stopped");
-    long exited = System.nanoTime() + seconds(3).toNanos();
-    while ((stopped.session() == null || !stopped.session().path("exit_status").isInt())
-        && System.nanoTime() < exited) {
-      Thread.sleep(TICK_MILLIS);
-      stopped = look();
-    }
+    Look stopped = watch.awaitExitStatus(watch.expectState("CLI exited at start", gone, "stopped"));
     HttpResponse<String> peek = engine.get("/api/sessions/" + id + "/peek?lines=20", admin);
     JsonNode lines = ThrowawayEngine.json(peek.body()).path("lines");
     JsonNode status = stopped.session() == null ? null : stopped.session().path("exit_status");
-    table("exit status", "1", String.valueOf(status), -1, "");
+    watch.table("exit status", "1", String.valueOf(status), -1, "");
     softly.assertThat(status == null ? -1 : status.asInt(-1)).as("exit_status").isEqualTo(1);
     softly
         .assertThat(lines.toString())
@@ -307,29 +289,8 @@ class RealOpencodeIT {
   }
 
   private void killStopsEveryProcess() throws Exception {
-    List<ProcessHandle> tree = paneTree();
-    System.err.println(
-        "opencode-real | pane processes: "
-            + tree.stream().map(SessionProcesses::describe).toList());
-    HttpResponse<String> killed = engine.post("/api/sessions/" + id + "/kill", admin, "{}");
-    assertThat(killed.statusCode()).as("kill answered %s", killed.body()).isEqualTo(200);
-    long at = System.currentTimeMillis();
-    Look stopped = pollUntil(l -> "stopped".equals(l.state()), seconds(5));
-    table(
-        "killed",
-        "stopped",
-        stopped == null ? look().state() : "stopped",
-        stopped == null ? -1 : stopped.at() - at,
-        "");
-    softly.assertThat(stopped).as("state after POST /kill").isNotNull();
-    List<String> survivors = SessionProcesses.survivors(tree, seconds(5));
-    table(
-        "processes after kill",
-        "none",
-        survivors.isEmpty() ? "none" : survivors.size() + "",
-        -1,
-        "");
-    softly.assertThat(survivors).as("processes of the session alive 5 s after kill").isEmpty();
+    List<ProcessHandle> tree = watch.processes();
+    watch.killAndExpectEveryProcessGone(tree);
   }
 
   // --- the session ---
@@ -376,13 +337,10 @@ class RealOpencodeIT {
             + VERSION
             + "\"}}}}");
     engine = ThrowawayEngine.prepare().withEnv(paneEnvironment()).start();
-    tmux = new TmuxProcess("tmux", engine.socket, Duration.ofSeconds(10));
     admin = engine.mintToken("opencode-it-admin", false);
-    String body = JSON.writeValueAsString(Map.of("cli", "opencode", "cwd", project.toString()));
-    HttpResponse<String> created = engine.post("/api/sessions", admin, body);
-    assertThat(created.statusCode()).as("creating the session: %s", created.body()).isEqualTo(201);
-    id = ThrowawayEngine.json(created.body()).path("id").asText();
-    probe = WaitProbe.start(engine, admin, id);
+    Map<String, String> request = Map.of("cli", "opencode", "cwd", project.toString());
+    watch = ScreenWatch.ofNewSession("opencode-real", engine, admin, request, model, softly);
+    id = watch.id();
   }
 
   /**
@@ -407,14 +365,6 @@ class RealOpencodeIT {
         Map.entry("npm_config_offline", "true"));
   }
 
-  /** Sends through the engine's API and returns a look taken right after the engine answered. */
-  private Look send(Map<String, Object> body) throws Exception {
-    HttpResponse<String> sent =
-        engine.post("/api/sessions/" + id + "/send", admin, JSON.writeValueAsString(body));
-    assertThat(sent.statusCode()).as("send %s: %s", body, sent.body()).isEqualTo(200);
-    return look();
-  }
-
   private static boolean busy(String screen) {
     return bottom(screen, 3).contains(BUSY);
   }
@@ -437,225 +387,36 @@ class RealOpencodeIT {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
   }
 
-  // --- looking ---
-
   /**
-   * One look: when it began, the screen as tmux shows it ("" once the session is gone), the
-   * engine's row, and when ({@link System#nanoTime}) the engine's answer came.
+   * opencode's own event may say the turn ended a moment before its terminal draws it (the plugin
+   * and the screen hear opencode's bus apart): a state the CLI itself reported, at most {@link
+   * ScreenWatch#SOON} before the screen that calls for it, is early, not wrong, and the table says
+   * by how much.
    */
-  record Look(long at, String screen, JsonNode session, long stateAt) {
-    String state() {
-      return session == null ? "(no row)" : session.path("state").asText();
-    }
-
-    JsonNode attention() {
-      return session == null ? JSON.missingNode() : session.path("attention");
-    }
-
-    /** Who decided the state, and on what evidence: {@code hook permission.asked bash}. */
-    String source() {
-      return session == null
-          ? ""
-          : session.at("/state_source/authority").asText()
-              + " "
-              + session.at("/state_source/evidence").asText();
-    }
-  }
-
-  private Look look() throws IOException, InterruptedException {
-    long at = System.currentTimeMillis();
-    String screen;
-    try {
-      screen = tmux.captureScreen(id);
-    } catch (TmuxException e) {
-      screen = "";
-    }
-    JsonNode row = null;
-    HttpResponse<String> state = engine.get("/api/state", admin);
-    if (state.statusCode() == 200) {
-      for (JsonNode session : ThrowawayEngine.json(state.body()).path("sessions")) {
-        if (session.path("id").asText().equals(id)) {
-          row = session;
-        }
-      }
-    }
-    if (!screen.isEmpty()) {
-      lastScreen = screen;
-    }
-    return new Look(at, screen, row, System.nanoTime());
-  }
-
-  private String lastScreen() {
-    return lastScreen;
-  }
-
-  /** Looks every tick until {@code match} holds; null when it never did within {@code timeout}. */
-  private Look pollUntil(Predicate<Look> match, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      Look look = look();
-      if (match.test(look)) {
-        return look;
-      }
-      if (System.nanoTime() > deadline) {
-        return null;
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-  }
-
-  /** Waits for a screen the scenario needs; the test cannot go on without it. */
-  private Look awaitScreen(String name, Predicate<String> shown, Duration timeout)
-      throws Exception {
-    Look look = pollUntil(l -> shown.test(l.screen()), timeout);
-    if (look == null) {
-      throw new AssertionError(
-          "the "
-              + name
-              + " never appeared within "
-              + timeout
-              + "; model requests: "
-              + model.received().stream().map(r -> r.method() + " " + r.path()).toList()
-              + "; last screen:\n"
-              + lastScreen);
-    }
-    return look;
-  }
-
-  /**
-   * From the look at which a screen appeared, looks until the engine reports {@code expected}: it
-   * must within {@link #SOON}. Returns the look that reported it, or the last one.
-   */
-  private Look expectState(String screen, Look shown, String expected) throws Exception {
-    Look look = shown;
-    long deadline = shown.at() + PATIENCE.toMillis();
-    while (!expected.equals(look.state()) && System.currentTimeMillis() < deadline) {
-      Thread.sleep(TICK_MILLIS);
-      look = look();
-    }
-    boolean reported = expected.equals(look.state());
-    long delay = look.at() - shown.at();
-    Long waitLag = reported ? probe.lagMillis(expected, look.stateAt()) : null;
-    table(
-        screen,
-        expected,
-        reported ? expected : look.state(),
-        reported ? delay : -1,
-        (waitLag == null ? "" : "wait " + (waitLag > 0 ? "+" : "") + waitLag + " ms | ")
-            + look.source());
-    softly
-        .assertThat(look.state())
-        .as("state on the %s (source: %s)", screen, look.session())
-        .isEqualTo(expected);
-    if (reported) {
-      softly
-          .assertThat(delay)
-          .as("ms from the %s to state %s", screen, expected)
-          .isLessThanOrEqualTo(SOON.toMillis());
-      softly
-          .assertThat(waitLag)
-          .as(
-              "ms from /api/state showing %s on the %s to a wait answering it (answers: %s; %s)",
-              expected, screen, probe.answers(), probe.failure())
-          .isNotNull()
-          .isLessThanOrEqualTo(WaitProbe.WITHIN.toMillis());
-    }
-    return look;
-  }
-
-  /** The state stays {@code expected} for {@code span}: every look reports it. */
-  private void holds(String screen, String expected, Duration span) throws Exception {
-    long end = System.currentTimeMillis() + span.toMillis();
-    List<String> other = new ArrayList<>();
-    while (System.currentTimeMillis() < end) {
-      Look look = look();
-      if (!expected.equals(look.state())) {
-        other.add(look.state());
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-    table(screen, expected, other.isEmpty() ? expected : "also " + Set.copyOf(other), -1, "");
-    softly.assertThat(other).as("states other than %s on the %s", expected, screen).isEmpty();
-  }
-
-  /**
-   * Every look until the screen shows {@code until} must report {@code expected}; returns the look
-   * at which {@code until} showed. opencode's own event may say the turn ended a moment before its
-   * terminal draws it (the plugin and the screen hear opencode's bus apart): a state the CLI itself
-   * reported, at most {@link #SOON} before the screen that calls for it, is early, not wrong, and
-   * the table says by how much.
-   */
-  private Look holdsUntil(String screen, String expected, Predicate<String> until, Duration timeout)
-      throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    List<Look> other = new ArrayList<>();
-    int looks = 0;
-    while (true) {
-      Look look = look();
-      if (until.test(look.screen())) {
-        List<Look> early =
-            other.stream()
-                .filter(
-                    l -> l.source().startsWith("hook ") && look.at() - l.at() <= SOON.toMillis())
-                .toList();
-        List<String> wrong =
-            other.stream().filter(l -> !early.contains(l)).map(Look::state).toList();
-        String reported =
-            wrong.isEmpty() ? expected : wrong.size() + "/" + looks + " looks " + Set.copyOf(wrong);
-        String note =
-            early.isEmpty()
-                ? ""
-                : early.get(0).state()
-                    + " from the CLI "
-                    + (look.at() - early.get(0).at())
-                    + " ms before the screen ("
-                    + early.get(0).source()
-                    + ")";
-        table(screen, expected, reported, -1, note);
-        softly
-            .assertThat(wrong)
-            .as("states other than %s while %s (%d looks)", expected, screen, looks)
-            .isEmpty();
-        return look;
-      }
-      looks++;
-      if (!expected.equals(look.state())) {
-        other.add(look);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            screen + ": the screen never moved on within " + timeout + "; last:\n" + lastScreen);
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-  }
-
-  /** One line of the table on stderr: screen, expected, reported, delay, state_source. */
-  private static void table(
-      String screen, String expected, String reported, long delayMillis, String source) {
-    System.err.printf(
-        "opencode-real | %-34s | expected %-8s | reported %-22s | %8s | %s%n",
-        screen, expected, reported, delayMillis < 0 ? "-" : delayMillis + " ms", source);
+  private static ScreenWatch.Ahead earlyFromTheCli() {
+    return (expected, before, shown) -> {
+      List<Look> early =
+          before.stream()
+              .filter(
+                  l ->
+                      !expected.equals(l.state())
+                          && l.fromHook()
+                          && shown.at() - l.at() <= ScreenWatch.SOON.toMillis())
+              .toList();
+      return new ScreenWatch.Excused(
+          early,
+          early.isEmpty()
+              ? ""
+              : early.get(0).state()
+                  + " from the CLI "
+                  + (shown.at() - early.get(0).at())
+                  + " ms before the screen ("
+                  + early.get(0).source()
+                  + ")");
+    };
   }
 
   private static Duration seconds(long n) {
     return Duration.ofSeconds(n);
-  }
-
-  // --- processes ---
-
-  /** The session's processes, now (and remembered, so that the suite can stop survivors). */
-  private List<ProcessHandle> paneTree() throws TmuxException {
-    List<ProcessHandle> tree = SessionProcesses.of(tmux, id);
-    paneProcesses.addAll(tree);
-    return tree;
-  }
-
-  private void rememberPaneProcesses() {
-    try {
-      paneTree();
-    } catch (TmuxException e) {
-      // no tmux server left: what was seen before is all there is
-    }
   }
 }

@@ -6,8 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.clique.engine.tmux.TmuxException;
-import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.models.ChatCompletionsModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
@@ -15,14 +14,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -44,22 +39,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * only. Input goes through the engine's own {@code POST /api/sessions/{id}/send}. The scenarios of
  * a working session share one CLI session, as a person's would.
  *
- * <p>The screens are watched directly with tmux, every {@value #TICK_MILLIS} ms, next to the
- * engine's answer: a state must show within {@link #SOON} of the screen that calls for it. One line
- * per screen goes to stderr: screen, expected, reported, delay, who decided; each screen is kept as
- * {@code target/qwen-screens/<screen>.txt}.
+ * <p>The screens are watched directly with tmux, every {@value ScreenWatch#TICK_MILLIS} ms, next to
+ * the engine's answer: a state must show within {@link ScreenWatch#SOON} of the screen that calls
+ * for it. One line per screen goes to stderr: screen, expected, reported, delay, who decided; each
+ * screen is kept as {@code target/qwen-screens/<screen>.txt}.
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class RealQwenCodeIT {
-  /** How soon after a screen the engine must report its state. */
-  static final Duration SOON = Duration.ofSeconds(1);
-
-  /** How long a state is looked for after its screen, to tell "late" from "never". */
-  static final Duration PATIENCE = Duration.ofSeconds(8);
-
-  static final long TICK_MILLIS = 100;
-
   /** How far the CLI's own hook may run ahead of its screen at the end of a turn. */
   static final Duration HOOK_AHEAD = Duration.ofSeconds(2);
 
@@ -81,16 +68,13 @@ class RealQwenCodeIT {
   private static final String API_ERROR = "[API Error: 400";
 
   private final SoftAssertions softly = new SoftAssertions();
-  private final Set<ProcessHandle> paneProcesses = new LinkedHashSet<>();
   private ChatCompletionsModelServer model;
   private Path home;
   private Path project;
   private ThrowawayEngine engine;
-  private TmuxProcess tmux;
   private String admin;
   private String id;
-  private String lastScreen = "";
-  private WaitProbe probe;
+  private ScreenWatch watch;
 
   @BeforeEach
   void setUp() throws IOException {
@@ -102,17 +86,18 @@ class RealQwenCodeIT {
   @AfterEach
   void tearDown() throws Exception {
     try {
-      if (probe != null) {
-        probe.close();
+      if (watch != null) {
+        watch.close();
       }
       if (engine != null) {
-        rememberPaneProcesses();
         engine.close();
       }
     } finally {
       // Qwen Code may outlive its tmux session (both node processes): the suite stops what it
       // started.
-      SessionProcesses.stop(paneProcesses);
+      if (watch != null) {
+        SessionProcesses.stop(watch.processesSeen());
+      }
       model.close();
       ThrowawayEngine.deleteTree(home);
       ThrowawayEngine.deleteTree(project);
@@ -145,34 +130,35 @@ class RealQwenCodeIT {
         new Step.Failure(400, "invalid_request_error", "The scripted request was invalid."),
         new Step.Text("Answered this time."));
     start(settings(false, true), "default");
-    Look ready = awaitScreen("ready prompt", RealQwenCodeIT::started, STARTUP);
+    Look ready = watch.awaitScreen("ready prompt", RealQwenCodeIT::started, STARTUP);
     keepScreen("ready", ready);
-    expectState("ready prompt", ready, "idle");
-    holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
+    watch.expectState("ready prompt", ready, "idle");
+    watch.holds("ready prompt, 3 s on", "idle", Duration.ofSeconds(3));
     softly
         .assertThat(engine.awaitCliVersion(admin, id, Duration.ofSeconds(5)))
         .as("cli_version of the session")
         .isEqualTo(AgentClis.pinned("@qwen-code/qwen-code"));
 
     prompt("Explain the build slowly");
-    Look streaming = awaitScreen("slow answer", s -> s.contains(BUSY), Duration.ofSeconds(20));
+    Look streaming =
+        watch.awaitScreen("slow answer", s -> s.contains(BUSY), Duration.ofSeconds(20));
     keepScreen("streaming", streaming);
-    expectState("slow answer", streaming, "working");
+    watch.expectState("slow answer", streaming, "working");
     Look answered =
-        holdsUntil(
+        watch.holdsUntil(
             "slow answer, while streaming",
             "working",
             s -> ready(s) && s.contains("That is all for now."),
-            "idle",
-            Duration.ofSeconds(40));
+            Duration.ofSeconds(40),
+            hookAhead("idle"));
     keepScreen("answer_done", answered);
-    expectState("answer done", answered, "idle");
+    watch.expectState("answer done", answered, "idle");
 
     prompt("Build the project");
     Look asking =
-        awaitScreen("shell approval", s -> s.contains(ALLOW_SHELL), Duration.ofSeconds(30));
+        watch.awaitScreen("shell approval", s -> s.contains(ALLOW_SHELL), Duration.ofSeconds(30));
     keepScreen("approval", asking);
-    Look waiting = expectState("shell approval", asking, "waiting");
+    Look waiting = watch.expectState("shell approval", asking, "waiting");
     JsonNode attention = waiting.attention();
     softly
         .assertThat(attention.path("kind").asText())
@@ -182,65 +168,69 @@ class RealQwenCodeIT {
         .assertThat(attention.path("detail").asText())
         .as("attention.detail names the command (attention: %s)", attention)
         .contains("perl -e");
-    holds("shell approval, 3 s on", "waiting", Duration.ofSeconds(3));
+    watch.holds("shell approval, 3 s on", "waiting", Duration.ofSeconds(3));
 
-    Look approved = send(Map.of("key", "Enter"));
-    expectState("approval given", approved, "working");
+    Look approved = watch.send(Map.of("key", "Enter"));
+    watch.expectState("approval given", approved, "working");
     Look running =
-        pollUntil(l -> l.screen().contains(BUSY) && !l.screen().contains(ALLOW_SHELL), seconds(5));
+        watch.pollUntil(
+            l -> l.screen().contains(BUSY) && !l.screen().contains(ALLOW_SHELL), seconds(5));
     if (running != null) {
       keepScreen("approved_running", running);
     }
     Look done =
-        holdsUntil(
+        watch.holdsUntil(
             "shell running, then the answer",
             "working",
             s -> ready(s) && s.contains("Nothing else to do."),
-            "idle",
-            Duration.ofSeconds(60));
+            Duration.ofSeconds(60),
+            hookAhead("idle"));
     keepScreen("done_after_shell", done);
-    expectState("done after the shell call", done, "idle");
+    watch.expectState("done after the shell call", done, "idle");
     assertThat(project.resolve("build.log")).as("the approved command ran").exists();
 
     prompt("Trigger an error");
-    Look failed = awaitScreen("API error", s -> s.contains(API_ERROR), Duration.ofSeconds(30));
+    Look failed =
+        watch.awaitScreen("API error", s -> s.contains(API_ERROR), Duration.ofSeconds(30));
     keepScreen("api_error_400", failed);
-    Look reported = expectState("API error", failed, "error");
+    Look reported = watch.expectState("API error", failed, "error");
     softly
         .assertThat(reported.attention().path("kind").asText())
         .as("attention.kind on the API error (attention: %s)", reported.attention())
         .isEqualTo("error");
-    holds("API error, 3 s on", "error", Duration.ofSeconds(3));
+    watch.holds("API error, 3 s on", "error", Duration.ofSeconds(3));
 
     // The next prompt, typed and submitted in one call, is answered: the error line is still on
     // the screen, but the session is idle.
     int turnsBefore = model.mainTurns().size();
-    Look sent = send(Map.of("text", "Try again", "enter", true));
+    Look sent = watch.send(Map.of("text", "Try again", "enter", true));
     Look after =
-        pollUntil(
+        watch.pollUntil(
             l ->
                 model.mainTurns().size() > turnsBefore
                     && ready(l.screen())
                     && l.screen().contains("Answered this time."),
             Duration.ofSeconds(30));
-    table(
+    watch.table(
         "prompt sent with enter: true",
         "answered",
         after != null ? "answered" : "left in the input box",
         after != null ? after.at() - sent.at() : -1,
         "");
     assertThat(after)
-        .as("the prompt sent with enter was submitted and answered; screen:%n%s", lastScreen())
+        .as(
+            "the prompt sent with enter was submitted and answered; screen:%n%s",
+            watch.lastScreen())
         .isNotNull();
     keepScreen("answered_after_error", after);
-    expectState("answer after the error", after, "idle");
+    watch.expectState("answer after the error", after, "idle");
 
     Path chat = home.resolve(".qwen/projects");
     chat = RecordedConversation.onlyFile(chat, id + ".jsonl");
     // Qwen Code writes an answer's record a moment after it shows it.
     JsonNode own = QwenOwnRecord.turns(chat);
     for (int i = 0; i < 50 && own.size() < 6; i++) {
-      Thread.sleep(TICK_MILLIS);
+      Thread.sleep(ScreenWatch.TICK_MILLIS);
       own = QwenOwnRecord.turns(chat);
     }
     JsonNode turns = RecordedConversation.turns(engine, admin, id, own.size(), seconds(5));
@@ -269,26 +259,26 @@ class RealQwenCodeIT {
   @Test
   void theFolderTrustScreenIsWaitingAndTrustingItLeadsToAnIdlePrompt() throws Exception {
     start(settings(true, true), null);
-    Look trust = awaitScreen("trust screen", s -> s.contains(TRUST_QUESTION), STARTUP);
+    Look trust = watch.awaitScreen("trust screen", s -> s.contains(TRUST_QUESTION), STARTUP);
     keepScreen("trust_folder", trust);
-    Look reported = expectState("trust screen", trust, "waiting");
+    Look reported = watch.expectState("trust screen", trust, "waiting");
     softly
         .assertThat(reported.attention().path("kind").asText())
         .as("attention.kind on the trust screen (attention: %s)", reported.attention())
         .isEqualTo("trust");
 
-    send(Map.of("key", "Enter"));
-    Look ready = awaitScreen("ready after trust", RealQwenCodeIT::started, STARTUP);
-    expectState("ready after trust", ready, "idle");
+    watch.send(Map.of("key", "Enter"));
+    Look ready = watch.awaitScreen("ready after trust", RealQwenCodeIT::started, STARTUP);
+    watch.expectState("ready after trust", ready, "idle");
   }
 
   @Test
   void theProviderChoiceOfAFirstRunIsWaiting() throws Exception {
     // No provider chosen and no OPENAI_* variables (it would take those): it asks which to connect.
     start(settings(false, false), null, false);
-    Look asking = awaitScreen("provider choice", s -> s.contains(PROVIDER_CHOICE), STARTUP);
+    Look asking = watch.awaitScreen("provider choice", s -> s.contains(PROVIDER_CHOICE), STARTUP);
     keepScreen("connect_provider", asking);
-    Look reported = expectState("provider choice", asking, "waiting");
+    Look reported = watch.expectState("provider choice", asking, "waiting");
     softly
         .assertThat(reported.attention().path("kind").asText())
         .as("attention.kind on the provider choice (attention: %s)", reported.attention())
@@ -300,20 +290,14 @@ class RealQwenCodeIT {
     // Qwen Code refuses a settings file it cannot parse: it prints the error and exits 1.
     start("{ \"security\": { not json", null);
     Look gone =
-        awaitScreen(
+        watch.awaitScreen(
             "CLI exited at start", s -> s.isEmpty() || Tmux.paneDead(engine.socket, id), STARTUP);
-    Look stopped = expectState("CLI exited at start", gone, "stopped");
-    long exited = System.nanoTime() + seconds(3).toNanos();
-    while ((stopped.session() == null || !stopped.session().path("exit_status").isInt())
-        && System.nanoTime() < exited) {
-      Thread.sleep(TICK_MILLIS);
-      stopped = look();
-    }
+    Look stopped = watch.awaitExitStatus(watch.expectState("CLI exited at start", gone, "stopped"));
     // Its stack trace fills the last lines: the message that names the file is above it.
     HttpResponse<String> peek = engine.get("/api/sessions/" + id + "/peek?lines=20", admin);
     JsonNode lines = ThrowawayEngine.json(peek.body()).path("lines");
     JsonNode status = stopped.session() == null ? null : stopped.session().path("exit_status");
-    table("exit status, last lines", "1, error", status + ", " + lines, -1, "");
+    watch.table("exit status, last lines", "1, error", status + ", " + lines, -1, "");
     softly.assertThat(status == null ? -1 : status.asInt(-1)).as("exit_status").isEqualTo(1);
     softly
         .assertThat(lines.toString())
@@ -323,31 +307,11 @@ class RealQwenCodeIT {
 
   private void killLeavesNoProcess() throws Exception {
     Thread.sleep(1_000);
-    List<ProcessHandle> tree = paneTree();
+    List<ProcessHandle> tree = watch.processes();
     assertThat(tree)
         .as("Qwen Code runs as a node process and its re-executed child")
         .hasSizeGreaterThanOrEqualTo(2);
-    System.err.println(
-        "qwen-real | pane processes: " + tree.stream().map(SessionProcesses::describe).toList());
-    HttpResponse<String> killed = engine.post("/api/sessions/" + id + "/kill", admin, "{}");
-    assertThat(killed.statusCode()).as("kill answered %s", killed.body()).isEqualTo(200);
-    long at = System.currentTimeMillis();
-    Look stopped = pollUntil(l -> "stopped".equals(l.state()), seconds(5));
-    table(
-        "killed",
-        "stopped",
-        stopped == null ? look().state() : "stopped",
-        stopped == null ? -1 : stopped.at() - at,
-        "");
-    softly.assertThat(stopped).as("state after POST /kill").isNotNull();
-    List<String> survivors = SessionProcesses.survivors(tree, seconds(5));
-    table(
-        "processes after kill",
-        "none",
-        survivors.isEmpty() ? "none" : survivors.size() + "",
-        -1,
-        "");
-    softly.assertThat(survivors).as("processes of the session alive 5 s after kill").isEmpty();
+    watch.killAndExpectEveryProcessGone(tree);
   }
 
   private static ObjectNode turn(String role, String text) {
@@ -406,17 +370,13 @@ class RealQwenCodeIT {
       env.put("OPENAI_MODEL", ChatCompletionsModelServer.MODEL);
     }
     engine = ThrowawayEngine.prepare().withEnv(env).start();
-    tmux = new TmuxProcess("tmux", engine.socket, Duration.ofSeconds(10));
     admin = engine.mintToken("qwen-it-admin", false);
     Map<String, String> request =
         mode == null
             ? Map.of("cli", "qwen", "cwd", project.toString())
             : Map.of("cli", "qwen", "cwd", project.toString(), "mode", mode);
-    HttpResponse<String> created =
-        engine.post("/api/sessions", admin, JSON.writeValueAsString(request));
-    assertThat(created.statusCode()).as("creating the session: %s", created.body()).isEqualTo(201);
-    id = ThrowawayEngine.json(created.body()).path("id").asText();
-    probe = WaitProbe.start(engine, admin, id);
+    watch = ScreenWatch.ofNewSession("qwen-real", engine, admin, request, model, softly);
+    id = watch.id();
   }
 
   /** Keeps the screen as {@code target/qwen-screens/<name>.txt}: the raw material of goldens. */
@@ -425,31 +385,24 @@ class RealQwenCodeIT {
     Files.writeString(dir.resolve(name + ".txt"), look.screen());
   }
 
-  /** Sends through the engine's API and returns a look taken right after the engine answered. */
-  private Look send(Map<String, Object> body) throws Exception {
-    HttpResponse<String> sent =
-        engine.post("/api/sessions/" + id + "/send", admin, JSON.writeValueAsString(body));
-    assertThat(sent.statusCode()).as("send %s: %s", body, sent.body()).isEqualTo(200);
-    return look();
-  }
-
   /**
    * Types a prompt and submits it, in two calls of the engine's API; {@link
    * #oneSessionGoesThroughEveryScreenItShowsAPerson} also sends one with {@code "enter": true}.
    */
   private Look prompt(String text) throws Exception {
-    send(Map.of("text", text, "enter", false));
+    watch.send(Map.of("text", text, "enter", false));
     Thread.sleep(SUBMIT_GAP_MILLIS);
     long turns = model.mainTurns().size();
-    Look sent = send(Map.of("key", "Enter"));
+    Look sent = watch.send(Map.of("key", "Enter"));
     // A CLI busy painting reads both keys at once (the newline again): Enter once more if the
     // prompt is still in the box. An Enter on an empty box does nothing.
     for (int retry = 0; retry < 2; retry++) {
-      if (pollUntil(l -> model.mainTurns().size() > turns || !typed(l.screen(), text), seconds(2))
+      if (watch.pollUntil(
+              l -> model.mainTurns().size() > turns || !typed(l.screen(), text), seconds(2))
           != null) {
         break;
       }
-      send(Map.of("key", "Enter"));
+      watch.send(Map.of("key", "Enter"));
     }
     return sent;
   }
@@ -461,8 +414,8 @@ class RealQwenCodeIT {
 
   /** Empties Qwen Code's input box (Ctrl+C clears typed text without quitting). */
   private void clearInput() throws Exception {
-    send(Map.of("key", "C-c"));
-    pollUntil(l -> ready(l.screen()), seconds(3));
+    watch.send(Map.of("key", "C-c"));
+    watch.pollUntil(l -> ready(l.screen()), seconds(3));
   }
 
   /**
@@ -497,240 +450,41 @@ class RealQwenCodeIT {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
   }
 
-  // --- looking ---
-
   /**
-   * One look: when it began, the screen as tmux shows it ("" once the session is gone), the
-   * engine's row, and when ({@link System#nanoTime}) the engine's answer came.
+   * Qwen Code's own hooks run ahead of its screen: a turn's {@code Stop} comes a repaint or two
+   * before the answer's last lines show, so the last looks before the screen may report {@code
+   * next}, the state the new screen calls for, when the CLI's own hook said so (at most {@link
+   * #HOOK_AHEAD}); they are printed apart, and any other state fails.
    */
-  record Look(long at, String screen, JsonNode session, long stateAt) {
-    String state() {
-      return session == null ? "(no row)" : session.path("state").asText();
-    }
-
-    JsonNode attention() {
-      return session == null ? JSON.missingNode() : session.path("attention");
-    }
-
-    /** Who decided the state, and on what evidence: {@code pane Allow execution of [Shell]?}. */
-    String source() {
-      return session == null
-          ? ""
-          : session.at("/state_source/authority").asText()
+  private static ScreenWatch.Ahead hookAhead(String next) {
+    return (expected, before, shown) -> {
+      int ahead = 0;
+      long aheadMillis = 0;
+      for (int i = before.size() - 1; i >= 0; i--) {
+        Look look = before.get(i);
+        if (!next.equals(look.state()) || !look.fromHook()) {
+          break;
+        }
+        ahead++;
+        aheadMillis = shown.at() - look.at();
+      }
+      if (ahead == 0 || aheadMillis > HOOK_AHEAD.toMillis()) {
+        // too far ahead to be a repaint: every such look counts against the state
+        return new ScreenWatch.Excused(List.of(), "");
+      }
+      return new ScreenWatch.Excused(
+          before.subList(before.size() - ahead, before.size()),
+          "then "
+              + next
               + " "
-              + session.at("/state_source/evidence").asText();
-    }
-  }
-
-  private Look look() throws IOException, InterruptedException {
-    long at = System.currentTimeMillis();
-    String screen;
-    try {
-      screen = tmux.captureScreen(id);
-    } catch (TmuxException e) {
-      screen = "";
-    }
-    JsonNode row = null;
-    HttpResponse<String> state = engine.get("/api/state", admin);
-    if (state.statusCode() == 200) {
-      for (JsonNode session : ThrowawayEngine.json(state.body()).path("sessions")) {
-        if (session.path("id").asText().equals(id)) {
-          row = session;
-        }
-      }
-    }
-    if (!screen.isEmpty()) {
-      lastScreen = screen;
-    }
-    return new Look(at, screen, row, System.nanoTime());
-  }
-
-  private String lastScreen() {
-    return lastScreen;
-  }
-
-  /** Looks every tick until {@code match} holds; null when it never did within {@code timeout}. */
-  private Look pollUntil(Predicate<Look> match, Duration timeout) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      Look look = look();
-      if (match.test(look)) {
-        return look;
-      }
-      if (System.nanoTime() > deadline) {
-        return null;
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-  }
-
-  /** Waits for a screen the scenario needs; the test cannot go on without it. */
-  private Look awaitScreen(String name, Predicate<String> shown, Duration timeout)
-      throws Exception {
-    Look look = pollUntil(l -> shown.test(l.screen()), timeout);
-    if (look == null) {
-      throw new AssertionError(
-          "the "
-              + name
-              + " never appeared within "
-              + timeout
-              + "; model requests: "
-              + model.received().stream().map(r -> r.method() + " " + r.path()).toList()
-              + "; last screen:\n"
-              + lastScreen);
-    }
-    return look;
-  }
-
-  /**
-   * From the look at which a screen appeared, looks until the engine reports {@code expected}: it
-   * must within {@link #SOON}. Returns the look that reported it, or the last one.
-   */
-  private Look expectState(String screen, Look shown, String expected) throws Exception {
-    Look look = shown;
-    long deadline = shown.at() + PATIENCE.toMillis();
-    while (!expected.equals(look.state()) && System.currentTimeMillis() < deadline) {
-      Thread.sleep(TICK_MILLIS);
-      look = look();
-    }
-    boolean reported = expected.equals(look.state());
-    long delay = look.at() - shown.at();
-    Long waitLag = reported ? probe.lagMillis(expected, look.stateAt()) : null;
-    table(
-        screen,
-        expected,
-        reported ? expected : look.state(),
-        reported ? delay : -1,
-        (waitLag == null ? "" : "wait " + (waitLag > 0 ? "+" : "") + waitLag + " ms | ")
-            + look.source());
-    softly
-        .assertThat(look.state())
-        .as("state on the %s (source: %s)", screen, look.session())
-        .isEqualTo(expected);
-    if (reported) {
-      softly
-          .assertThat(delay)
-          .as("ms from the %s to state %s", screen, expected)
-          .isLessThanOrEqualTo(SOON.toMillis());
-      softly
-          .assertThat(waitLag)
-          .as(
-              "ms from /api/state showing %s on the %s to a wait answering it (answers: %s; %s)",
-              expected, screen, probe.answers(), probe.failure())
-          .isNotNull()
-          .isLessThanOrEqualTo(WaitProbe.WITHIN.toMillis());
-    }
-    return look;
-  }
-
-  /** The state stays {@code expected} for {@code span}: every look reports it. */
-  private void holds(String screen, String expected, Duration span) throws Exception {
-    long end = System.currentTimeMillis() + span.toMillis();
-    List<String> other = new ArrayList<>();
-    while (System.currentTimeMillis() < end) {
-      Look look = look();
-      if (!expected.equals(look.state())) {
-        other.add(look.state());
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-    table(screen, expected, other.isEmpty() ? expected : "also " + Set.copyOf(other), -1, "");
-    softly.assertThat(other).as("states other than %s on the %s", expected, screen).isEmpty();
-  }
-
-  /**
-   * Every look until the screen shows {@code until} must report {@code expected}; returns the look
-   * at which {@code until} showed. Qwen Code's own hooks run ahead of its screen: a turn's {@code
-   * Stop} comes a repaint or two before the answer's last lines show, so the last looks before
-   * {@code until} may report {@code next}, the state the new screen calls for, when the CLI's own
-   * hook said so (at most {@link #HOOK_AHEAD}); they are printed apart, and any other state fails.
-   */
-  private Look holdsUntil(
-      String screen, String expected, Predicate<String> until, String next, Duration timeout)
-      throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    List<String> other = new ArrayList<>();
-    List<Look> looksSeen = new ArrayList<>();
-    while (true) {
-      Look look = look();
-      if (until.test(look.screen())) {
-        int ahead = 0;
-        long aheadMillis = 0;
-        for (int i = looksSeen.size() - 1; i >= 0; i--) {
-          Look before = looksSeen.get(i);
-          if (!next.equals(before.state()) || !before.source().startsWith("hook ")) {
-            break;
-          }
-          ahead++;
-          aheadMillis = look.at() - before.at();
-        }
-        if (aheadMillis > HOOK_AHEAD.toMillis()) {
-          ahead = 0; // too far ahead to be a repaint: every such look counts against the state
-        }
-        for (int i = 0; i < looksSeen.size() - ahead; i++) {
-          Look seen = looksSeen.get(i);
-          if (!expected.equals(seen.state())) {
-            other.add(seen.state() + " at look " + (i + 1) + " (" + seen.source().strip() + ")");
-          }
-        }
-        String aheadNote =
-            ahead == 0
-                ? ""
-                : "; then "
-                    + next
-                    + " "
-                    + aheadMillis
-                    + " ms before the screen ("
-                    + looksSeen.get(looksSeen.size() - 1).source().strip()
-                    + ")";
-        table(
-            screen,
-            expected,
-            (other.isEmpty() ? expected : other.size() + "/" + looksSeen.size() + " looks " + other)
-                + aheadNote,
-            -1,
-            "");
-        softly
-            .assertThat(other)
-            .as("states other than %s while %s (%d looks)", expected, screen, looksSeen.size())
-            .isEmpty();
-        return look;
-      }
-      looksSeen.add(look);
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            screen + ": the screen never moved on within " + timeout + "; last:\n" + lastScreen);
-      }
-      Thread.sleep(TICK_MILLIS);
-    }
-  }
-
-  /** One line of the table on stderr: screen, expected, reported, delay, state_source. */
-  private static void table(
-      String screen, String expected, String reported, long delayMillis, String source) {
-    System.err.printf(
-        "qwen-real | %-34s | expected %-8s | reported %-22s | %8s | %s%n",
-        screen, expected, reported, delayMillis < 0 ? "-" : delayMillis + " ms", source);
+              + aheadMillis
+              + " ms before the screen ("
+              + before.get(before.size() - 1).source().strip()
+              + ")");
+    };
   }
 
   private static Duration seconds(long n) {
     return Duration.ofSeconds(n);
-  }
-
-  // --- processes ---
-
-  /** The session's processes, now (and remembered, so that the suite can stop survivors). */
-  private List<ProcessHandle> paneTree() throws TmuxException {
-    List<ProcessHandle> tree = SessionProcesses.of(tmux, id);
-    paneProcesses.addAll(tree);
-    return tree;
-  }
-
-  private void rememberPaneProcesses() {
-    try {
-      paneTree();
-    } catch (TmuxException e) {
-      // no tmux server left: what was seen before is all there is
-    }
   }
 }

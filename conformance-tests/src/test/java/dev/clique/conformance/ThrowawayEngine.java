@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -295,6 +296,44 @@ final class ThrowawayEngine implements AutoCloseable {
       Thread.sleep(200);
     } while (System.nanoTime() < deadline);
     return null;
+  }
+
+  /**
+   * The first row of {@code /api/state} that {@code wanted} accepts, looked for every 100 ms; an
+   * {@link AssertionError} with the last answer when none did within {@code within}.
+   */
+  JsonNode awaitSession(String token, Predicate<JsonNode> wanted, Duration within)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    String last = "";
+    while (System.nanoTime() < deadline) {
+      last = get("/api/state", token).body();
+      for (JsonNode session : json(last).path("sessions")) {
+        if (wanted.test(session)) {
+          return session;
+        }
+      }
+      Thread.sleep(100);
+    }
+    throw new AssertionError("no session as wanted within " + within + ": " + last);
+  }
+
+  /**
+   * The transcript of session {@code id} once its turns hold {@code text}, looked for every 200 ms;
+   * the last one read (null if none) when they did not within {@code within}.
+   */
+  JsonNode awaitTranscript(String token, String id, String text, Duration within)
+      throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + within.toNanos();
+    JsonNode answer = null;
+    while (System.nanoTime() < deadline) {
+      answer = json(get("/api/sessions/" + id + "/transcript", token).body());
+      if (answer.path("turns").toString().contains(text)) {
+        return answer;
+      }
+      Thread.sleep(200);
+    }
+    return answer;
   }
 
   static JsonNode json(String text) throws IOException {
