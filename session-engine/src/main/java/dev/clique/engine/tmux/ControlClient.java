@@ -77,8 +77,9 @@ final class ControlClient implements AutoCloseable {
   }
 
   /**
-   * Starts {@code command} (a {@code tmux ... -C attach-session ...}) and waits until tmux answered
-   * its attach; fails when tmux refused or did not answer within {@code timeout}.
+   * Starts {@code command} (a {@code tmux ... -C attach-session ...}, {@linkplain #relayed
+   * relayed}) and waits until tmux answered its attach; fails when tmux refused or did not answer
+   * within {@code timeout}.
    */
   static ControlClient start(
       ProcessBuilder command, Consumer<String> notifications, String name, Duration timeout)
@@ -98,6 +99,26 @@ final class ControlClient implements AutoCloseable {
       throw new TmuxException("tmux control client was refused: " + answer.output().strip());
     }
     return client;
+  }
+
+  /**
+   * The control client's command line {@code tmux}, with its output relayed to this process by a
+   * {@code cat} that, once this process is gone, reads the rest to its end.
+   *
+   * <p>tmux tells a control client to exit only once everything it queued for the client's stdout
+   * is written. When the engine dies (killed, crashed), the end of its stdin makes tmux end the
+   * client, but whatever tmux still had to write (an answer in flight, a notification, more than a
+   * full pipe while the engine was stalled) can never be written to a pipe nobody reads: the client
+   * would stay attached for ever, and keep its server up after the last session closed. With the
+   * relay there is always a reader: the first {@code cat} dies writing to the dead engine, the
+   * second drains the client's output until tmux closes it, and the client exits within moments.
+   * Commands still go to tmux straight from this process's pipe.
+   */
+  static ProcessBuilder relayed(List<String> tmux) {
+    List<String> command =
+        new ArrayList<>(List.of("/bin/sh", "-c", "\"$@\" | { cat; exec cat >/dev/null; }", "sh"));
+    command.addAll(tmux);
+    return new ProcessBuilder(command);
   }
 
   /**
@@ -297,6 +318,9 @@ final class ControlClient implements AutoCloseable {
     } catch (IOException e) {
       // it is going anyway
     }
+    // The tmux client and its relay are children of the shell that started them.
+    List<ProcessHandle> relay = process.descendants().toList();
     process.destroy();
+    relay.forEach(ProcessHandle::destroy);
   }
 }

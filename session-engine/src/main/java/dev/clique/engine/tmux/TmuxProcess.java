@@ -584,7 +584,7 @@ public final class TmuxProcess implements Tmux {
       command.addAll(address);
       command.addAll(
           List.of("-f", "/dev/null", "-C", "attach-session", "-E", "-f", "ignore-size,no-output"));
-      ProcessBuilder builder = new ProcessBuilder(command);
+      ProcessBuilder builder = ControlClient.relayed(command);
       builder.environment().keySet().removeIf(TmuxProcess::notForPanes);
       try {
         client = ControlClient.start(builder, line -> notices.incrementAndGet(), socket, timeout);
