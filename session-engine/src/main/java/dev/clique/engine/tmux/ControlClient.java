@@ -86,19 +86,43 @@ final class ControlClient implements AutoCloseable {
       throws TmuxException {
     Process process;
     try {
-      process = command.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      // tmux writes to stderr only why it could not attach (read then); nothing once attached.
+      process = command.start();
     } catch (IOException e) {
       throw new TmuxException("tmux control client could not be started: " + e.getMessage(), e);
     }
     ControlClient client = new ControlClient(process, notifications, name);
     CompletableFuture<Answer> attached = client.pending.peek().answer;
     client.reader.start();
-    Answer answer = client.await(attached, timeout, "attach");
+    Answer answer;
+    try {
+      answer = client.await(attached, timeout, "attach");
+    } catch (TmuxException e) {
+      String said = client.saidOnExit();
+      throw said.isEmpty() ? e : new TmuxException("tmux control client: " + said, e);
+    }
     if (!answer.ok()) {
       client.close();
       throw new TmuxException("tmux control client was refused: " + answer.output().strip());
     }
     return client;
+  }
+
+  /** What tmux wrote to stderr, when it has exited (an attach it refused); else nothing. */
+  private String saidOnExit() {
+    try {
+      if (!process.waitFor(1, TimeUnit.SECONDS)) {
+        return "";
+      }
+      String said = new String(process.getErrorStream().readAllBytes(), UTF_8).strip();
+      int end = said.indexOf('\n');
+      return end < 0 ? said : said.substring(0, end);
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
   }
 
   /**

@@ -40,6 +40,39 @@ class TmuxProcessIT {
   }
 
   @Test
+  void aServerItsControlClientJoinsIsWatchedByEvents() throws Exception {
+    assertThat(tmux.watch().by()).as("before any server runs").isEqualTo(ServerWatch.NO_SERVER);
+    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    assertThat(tmux.activity()).isNotNull();
+    assertThat(tmux.watch())
+        .isEqualTo(
+            new ServerWatch(
+                tmux.socket(), ServerWatch.EVENTS, "control client and /proc activity stamp"));
+  }
+
+  @Test
+  void aServerNoControlClientCanJoinIsWatchedByPollingAndSaysWhy() throws Exception {
+    // A tmux without control mode: everything else it does as tmux does.
+    Path lacking = dir.resolve("tmux-without-control-mode");
+    Files.writeString(
+        lacking,
+        "#!/bin/sh\n"
+            + "for word in \"$@\"; do\n"
+            + "  [ \"$word\" = -C ] && { echo 'unknown option -- C' >&2; exit 1; }\n"
+            + "done\n"
+            + "exec tmux \"$@\"\n");
+    assertThat(lacking.toFile().setExecutable(true)).isTrue();
+    TmuxProcess polled = new TmuxProcess(lacking.toString(), tmux.socket(), Duration.ofSeconds(5));
+    polled.newSession("s1", dir, List.of("cat"), Map.of());
+
+    assertThat(polled.activity()).as("only listing tells what the server did").isNull();
+    assertThat(polled.watch().by()).isEqualTo(ServerWatch.POLLING);
+    assertThat(polled.watch().why())
+        .isEqualTo("the control client could not attach: tmux control client: unknown option -- C");
+    assertThat(polled.listPanes()).extracting(PaneInfo::session).containsExactly("s1");
+  }
+
+  @Test
   void textIsTypedLiterallyNeverAsKeyNamesOrCommandSeparators() throws Exception {
     tmux.newSession("s1", dir, List.of("cat"), Map.of());
     String hostile = "Enter C-c -x ; ls; echo $HOME \\; end;";
