@@ -46,15 +46,24 @@ class EngineDeathIT {
           .contains(true);
 
       engine.start();
+      // The record is read at the start; the pane once the engine first looked at tmux.
       JsonNode listed = null;
-      for (JsonNode row :
-          ThrowawayEngine.json(engine.get("/api/state", admin).body()).path("sessions")) {
-        if (row.path("id").asText().equals(session)) {
-          listed = row;
+      long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+      do {
+        listed = null;
+        for (JsonNode row :
+            ThrowawayEngine.json(engine.get("/api/state", admin).body()).path("sessions")) {
+          if (row.path("id").asText().equals(session)) {
+            listed = row;
+          }
         }
-      }
+        if (listed != null && listed.path("alive").asBoolean()) {
+          break;
+        }
+        Thread.sleep(100);
+      } while (System.nanoTime() < deadline);
       assertThat(listed).as("the session, listed by the next engine").isNotNull();
-      assertThat(listed.path("alive").asBoolean()).isTrue();
+      assertThat(listed.path("alive").asBoolean()).as("alive, in " + listed).isTrue();
     }
   }
 

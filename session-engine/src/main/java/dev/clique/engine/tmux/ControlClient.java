@@ -98,6 +98,7 @@ final class ControlClient implements AutoCloseable {
     try {
       answer = client.await(attached, timeout, "attach");
     } catch (TmuxException e) {
+      client.close(); // a client that never attached is no gateway, and not left running
       String said = client.saidOnExit();
       throw said.isEmpty() ? e : new TmuxException("tmux control client: " + said, e);
     }
@@ -108,20 +109,31 @@ final class ControlClient implements AutoCloseable {
     return client;
   }
 
-  /** What tmux wrote to stderr, when it has exited (an attach it refused); else nothing. */
+  /** What tmux wrote to stderr before its output ended (an attach it refused), once read. */
   private String saidOnExit() {
     try {
-      if (!process.waitFor(1, TimeUnit.SECONDS)) {
-        return "";
-      }
-      String said = new String(process.getErrorStream().readAllBytes(), UTF_8).strip();
-      int end = said.indexOf('\n');
-      return end < 0 ? said : said.substring(0, end);
-    } catch (IOException e) {
-      return "";
+      reader.join(2_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return "";
+    }
+    return said;
+  }
+
+  private volatile String said = "";
+
+  /** The first line tmux wrote to stderr, read once its output ended and it exited. */
+  private void readWhatItSaid() {
+    try {
+      if (!process.waitFor(1, TimeUnit.SECONDS)) {
+        return;
+      }
+      String text = new String(process.getErrorStream().readAllBytes(), UTF_8).strip();
+      int end = text.indexOf('\n');
+      said = end < 0 ? text : text.substring(0, end);
+    } catch (IOException e) {
+      // closed already: nothing to name
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -230,6 +242,7 @@ final class ControlClient implements AutoCloseable {
       String line;
       String block = null; // "<time> <number>" of the block being read
       List<String> lines = new ArrayList<>();
+      boolean ended = true;
       while ((line = out.readLine()) != null) {
         if (block != null) {
           boolean end = line.startsWith("%end ");
@@ -248,12 +261,17 @@ final class ControlClient implements AutoCloseable {
           // Text outside a block, or a block's real end after it had ended: tmux writes neither,
           // so a pane's output ended a block early.
           log.warn("tmux control client: a pane's output forged the end of a block; reconnecting");
+          ended = false;
           break;
         } else if (line.startsWith("%exit")) {
+          ended = false;
           break;
         } else if (line.startsWith("%")) {
           notifications.accept(line);
         }
+      }
+      if (ended && open) {
+        readWhatItSaid(); // its output ended before anyone closed it: tmux may have said why
       }
     } catch (IOException | RuntimeException e) {
       log.debug("tmux control client stopped: {}", e.getMessage());

@@ -629,12 +629,17 @@ public final class TmuxProcess implements Tmux {
     }
   }
 
-  /** Whether tmux refused the client because no server (or no session) is there to join. */
+  /**
+   * Whether tmux refused the client because no server (or no session) is there to join: it said so,
+   * or the client ended without a word (the server it reached was exiting).
+   */
   private static boolean noServer(String refusal) {
     return refusal.contains("no server running")
         || refusal.contains("error connecting")
         || refusal.contains("no sessions")
-        || refusal.contains("server exited");
+        || refusal.contains("server exited")
+        || refusal.contains("lost server")
+        || refusal.startsWith("tmux control client has closed");
   }
 
   private static String oneLine(String message) {
