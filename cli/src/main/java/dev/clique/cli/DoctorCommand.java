@@ -1,5 +1,6 @@
 package dev.clique.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.engine.EngineSettings;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
@@ -15,15 +16,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code clique doctor}: where clique keeps its files and sessions, whether tmux is there, and
- * which CLIs are installed, at which version, next to the versions the catalogue's patterns were
- * proven on.
+ * {@code clique doctor}: where clique keeps its files and sessions, whether tmux is there, how the
+ * running engine watches each tmux server, and which CLIs are installed, at which version, next to
+ * the versions the catalogue's patterns were proven on.
  */
 @Command(
     name = "doctor",
     mixinStandardHelpOptions = true,
     description =
-        "Show where clique keeps its files and sessions, whether tmux is installed, and each CLI's"
+        "Show where clique keeps its files and sessions, whether tmux is installed, how the running"
+            + " engine watches each tmux server (by events or by polling, and why), and each CLI's"
             + " installed version next to the versions clique was proven on.")
 final class DoctorCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -41,6 +43,7 @@ final class DoctorCommand implements Callable<Integer> {
     String tmux = tmuxVersion();
     out.println(
         "tmux:   " + (tmux == null ? "not installed: install it (apt-get install tmux)" : tmux));
+    printWatches(out);
     printClis(out, CliCatalogue.load(home.clisFile(), settings.path(), settings.userHome()));
     out.flush();
     return tmux == null ? ExitCodes.NOT_CONFIGURED : ExitCodes.OK;
@@ -69,6 +72,33 @@ final class DoctorCommand implements Callable<Integer> {
       out.printf(
           "  %-10s %-26s proven on %s%s%n",
           cli.id(), installed, proven, unproven ? "  (not the version proven)" : "");
+    }
+  }
+
+  /**
+   * One line a tmux server the home's running engine watches (its own, each discovered one): by
+   * events or by polling, and why; asked of the engine over its operator socket.
+   */
+  private static void printWatches(PrintWriter out) {
+    JsonNode health;
+    try {
+      health = LocalEngine.of(Environment.variables()).get("/healthz");
+    } catch (LocalEngine.Failure | IOException | RuntimeException e) {
+      out.println("watch:  " + e.getMessage());
+      return;
+    }
+    JsonNode servers = health.path("tmux_servers");
+    if (servers.isEmpty()) {
+      out.println("watch:  the engine names no tmux server it watches");
+      return;
+    }
+    out.println("watch:  how the engine learns what each tmux server did");
+    for (JsonNode server : servers) {
+      out.printf(
+          "  %s: by %s (%s)%n",
+          server.path("socket").asText(),
+          server.path("watched_by").asText(),
+          server.path("why").asText());
     }
   }
 

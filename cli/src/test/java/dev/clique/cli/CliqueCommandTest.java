@@ -77,6 +77,17 @@ class CliqueCommandTest {
   }
 
   @Test
+  void doctorSaysWhenNoEngineRunsToSayHowItWatchesTmux() {
+    assertThat(run("doctor")).as(err.toString()).isZero();
+
+    assertThat(out.toString())
+        .contains(
+            "\nwatch:  no engine is running for "
+                + home.resolve("clique")
+                + ": start one with `clique serve`");
+  }
+
+  @Test
   void tokenCreatePrintsTheTokenAloneOnItsLineAndStoresOnlyItsHash() throws Exception {
     assertThat(run("token", "create", "reader", "--read-only")).isZero();
     String token = out.toString().strip();

@@ -4,6 +4,7 @@ import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.ServerPane;
+import dev.clique.engine.tmux.ServerWatch;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
 import java.io.IOException;
@@ -245,6 +246,19 @@ public final class Discovery implements AutoCloseable {
    * The server on a socket file, for the engine's calls to a discovered session: never one of
    * another user's (the caller checked the socket when it was found) and never started.
    */
+  /** How each server discovery looks at (one that runs) is watched, by socket. */
+  public List<ServerWatch> watches() {
+    List<ServerWatch> all = new ArrayList<>();
+    for (TmuxProcess server : servers.values()) {
+      ServerWatch watch = server.watch();
+      if (!watch.by().equals(ServerWatch.NO_SERVER)) {
+        all.add(watch);
+      }
+    }
+    all.sort(java.util.Comparator.comparing(ServerWatch::socket));
+    return all;
+  }
+
   public TmuxProcess server(String socket) {
     return servers.computeIfAbsent(socket, s -> TmuxProcess.onSocketFile(Path.of(s), TMUX_TIMEOUT));
   }

@@ -12,6 +12,7 @@ import dev.clique.engine.session.SessionRecord;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionView;
 import dev.clique.engine.session.WaitOutcome;
+import dev.clique.engine.tmux.ServerWatch;
 import dev.clique.engine.transcript.Transcripts;
 import dev.clique.engine.transcript.Turn;
 import dev.clique.engine.transcript.UnreadableTranscriptException;
@@ -70,6 +71,15 @@ final class Answers {
       answer.put("sessions", all.size());
       answer.put("alive", all.stream().filter(SessionView::alive).count());
       answer.put("attached", all.stream().filter(SessionView::attached).count());
+      List<Map<String, Object>> servers = new ArrayList<>();
+      for (ServerWatch watch : sessions.tmux().watches()) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("socket", watch.socket());
+        row.put("watched_by", watch.by());
+        row.put("why", watch.why());
+        servers.add(row);
+      }
+      answer.put("tmux_servers", servers);
     }
     return answer;
   }

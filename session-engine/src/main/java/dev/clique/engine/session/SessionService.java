@@ -102,7 +102,7 @@ public final class SessionService implements AutoCloseable {
     this.catalogue = catalogue;
     this.clock = clock;
     this.known = new KnownSessions(store, discovery);
-    this.tmux = new SessionTmux(tmux, discovery::server, known::foreignSources);
+    this.tmux = new SessionTmux(tmux, discovery::server, known::foreignSources, discovery::watches);
     this.typist = new Typist(this.tmux);
     this.waits = new WaitRegistry(clock);
     this.watcher =

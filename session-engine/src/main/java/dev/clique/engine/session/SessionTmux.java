@@ -4,6 +4,7 @@ import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.ServerPane;
+import dev.clique.engine.tmux.ServerWatch;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
@@ -32,16 +33,34 @@ final class SessionTmux implements Tmux {
   private final Tmux own;
   private final Function<String, TmuxProcess> servers;
   private final Supplier<Map<String, Source>> foreign;
+  private final Supplier<List<ServerWatch>> discovered;
 
   /**
    * @param servers the server on a socket file
    * @param foreign the source of every session not on clique's own socket that runs, by id
+   * @param discovered how each server discovery looks at is watched
    */
   SessionTmux(
-      Tmux own, Function<String, TmuxProcess> servers, Supplier<Map<String, Source>> foreign) {
+      Tmux own,
+      Function<String, TmuxProcess> servers,
+      Supplier<Map<String, Source>> foreign,
+      Supplier<List<ServerWatch>> discovered) {
     this.own = own;
     this.servers = servers;
     this.foreign = foreign;
+    this.discovered = discovered;
+  }
+
+  /** Clique's own server first, then each discovered one. */
+  @Override
+  public List<ServerWatch> watches() {
+    List<ServerWatch> all = new ArrayList<>(own.watches());
+    for (ServerWatch watch : discovered.get()) {
+      if (!watch.socket().equals(own.socket())) {
+        all.add(watch);
+      }
+    }
+    return all;
   }
 
   private record Target(Tmux tmux, String name) {}

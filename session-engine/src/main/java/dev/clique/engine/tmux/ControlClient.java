@@ -77,27 +77,84 @@ final class ControlClient implements AutoCloseable {
   }
 
   /**
-   * Starts {@code command} (a {@code tmux ... -C attach-session ...}) and waits until tmux answered
-   * its attach; fails when tmux refused or did not answer within {@code timeout}.
+   * Starts {@code command} (a {@code tmux ... -C attach-session ...}, {@linkplain #relayed
+   * relayed}) and waits until tmux answered its attach; fails when tmux refused or did not answer
+   * within {@code timeout}.
    */
   static ControlClient start(
       ProcessBuilder command, Consumer<String> notifications, String name, Duration timeout)
       throws TmuxException {
     Process process;
     try {
-      process = command.redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      // tmux writes to stderr only why it could not attach (read then); nothing once attached.
+      process = command.start();
     } catch (IOException e) {
       throw new TmuxException("tmux control client could not be started: " + e.getMessage(), e);
     }
     ControlClient client = new ControlClient(process, notifications, name);
     CompletableFuture<Answer> attached = client.pending.peek().answer;
     client.reader.start();
-    Answer answer = client.await(attached, timeout, "attach");
+    Answer answer;
+    try {
+      answer = client.await(attached, timeout, "attach");
+    } catch (TmuxException e) {
+      client.close(); // a client that never attached is no gateway, and not left running
+      String said = client.saidOnExit();
+      throw said.isEmpty() ? e : new TmuxException("tmux control client: " + said, e);
+    }
     if (!answer.ok()) {
       client.close();
       throw new TmuxException("tmux control client was refused: " + answer.output().strip());
     }
     return client;
+  }
+
+  /** What tmux wrote to stderr before its output ended (an attach it refused), once read. */
+  private String saidOnExit() {
+    try {
+      reader.join(2_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return said;
+  }
+
+  private volatile String said = "";
+
+  /** The first line tmux wrote to stderr, read once its output ended and it exited. */
+  private void readWhatItSaid() {
+    try {
+      if (!process.waitFor(1, TimeUnit.SECONDS)) {
+        return;
+      }
+      String text = new String(process.getErrorStream().readAllBytes(), UTF_8).strip();
+      int end = text.indexOf('\n');
+      said = end < 0 ? text : text.substring(0, end);
+    } catch (IOException e) {
+      // closed already: nothing to name
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The control client's command line {@code tmux}, with its output relayed to this process by a
+   * {@code cat} that, once this process is gone, reads the rest to its end.
+   *
+   * <p>tmux tells a control client to exit only once everything it queued for the client's stdout
+   * is written. When the engine dies (killed, crashed), the end of its stdin makes tmux end the
+   * client, but whatever tmux still had to write (an answer in flight, a notification, more than a
+   * full pipe while the engine was stalled) can never be written to a pipe nobody reads: the client
+   * would stay attached for ever, and keep its server up after the last session closed. With the
+   * relay there is always a reader: the first {@code cat} dies writing to the dead engine, the
+   * second drains the client's output until tmux closes it, and the client exits within moments.
+   * Commands still go to tmux straight from this process's pipe.
+   */
+  static ProcessBuilder relayed(List<String> tmux) {
+    List<String> command =
+        new ArrayList<>(List.of("/bin/sh", "-c", "\"$@\" | { cat; exec cat >/dev/null; }", "sh"));
+    command.addAll(tmux);
+    return new ProcessBuilder(command);
   }
 
   /**
@@ -185,6 +242,7 @@ final class ControlClient implements AutoCloseable {
       String line;
       String block = null; // "<time> <number>" of the block being read
       List<String> lines = new ArrayList<>();
+      boolean ended = true;
       while ((line = out.readLine()) != null) {
         if (block != null) {
           boolean end = line.startsWith("%end ");
@@ -203,12 +261,17 @@ final class ControlClient implements AutoCloseable {
           // Text outside a block, or a block's real end after it had ended: tmux writes neither,
           // so a pane's output ended a block early.
           log.warn("tmux control client: a pane's output forged the end of a block; reconnecting");
+          ended = false;
           break;
         } else if (line.startsWith("%exit")) {
+          ended = false;
           break;
         } else if (line.startsWith("%")) {
           notifications.accept(line);
         }
+      }
+      if (ended && open) {
+        readWhatItSaid(); // its output ended before anyone closed it: tmux may have said why
       }
     } catch (IOException | RuntimeException e) {
       log.debug("tmux control client stopped: {}", e.getMessage());
@@ -297,6 +360,9 @@ final class ControlClient implements AutoCloseable {
     } catch (IOException e) {
       // it is going anyway
     }
+    // The tmux client and its relay are children of the shell that started them.
+    List<ProcessHandle> relay = process.descendants().toList();
     process.destroy();
+    relay.forEach(ProcessHandle::destroy);
   }
 }

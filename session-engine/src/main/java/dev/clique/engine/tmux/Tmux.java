@@ -86,6 +86,11 @@ public interface Tmux {
     return null;
   }
 
+  /** How each server this watches is watched: by events or by polling, and why. */
+  default List<ServerWatch> watches() {
+    return List.of();
+  }
+
   /** Stops the whole server on this socket (tests only use this on their own socket). */
   void killServer();
 }

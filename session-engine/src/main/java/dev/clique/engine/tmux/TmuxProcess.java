@@ -22,12 +22,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The real tmux: each call is an argument list handed to the {@code tmux} binary (never a shell
  * string), on socket {@code -L <socket>}, with a time-out.
  */
 public final class TmuxProcess implements Tmux {
+  private static final Logger log = LoggerFactory.getLogger(TmuxProcess.class);
   public static final int COLS = 200;
   public static final int ROWS = 50;
   private static final int HISTORY = 50_000;
@@ -112,6 +115,8 @@ public final class TmuxProcess implements Tmux {
   private volatile long controlServerPid;
   private volatile String controlSession = "";
   private String controlRefusedAt; // the socket's stamp when attaching last failed
+  private String controlRefusal = ""; // why it failed, as tmux said it
+  private volatile ServerWatch watch;
   private final AtomicLong notices = new AtomicLong();
   private final AtomicLong moving = new AtomicLong();
 
@@ -536,19 +541,34 @@ public final class TmuxProcess implements Tmux {
     if (client == null) {
       String stamp = socketStamp();
       synchronized (controlLock) {
-        // No server (or a socket no server answers on, already tried): nothing moves until it does.
-        return stamp == null || stamp.equals(controlRefusedAt)
-            ? new Activity("no server " + stamp)
-            : null;
+        if (stamp == null) {
+          watched(ServerWatch.NO_SERVER, "no server runs on the socket");
+          return new Activity("no server " + stamp);
+        }
+        if (!stamp.equals(controlRefusedAt)) {
+          return null;
+        }
+        if (noServer(controlRefusal)) {
+          // A socket no server answers on, already tried: nothing moves until it does.
+          watched(ServerWatch.NO_SERVER, controlRefusal);
+          return new Activity("no server " + stamp);
+        }
       }
+      // A server runs that the client could not join (a tmux without control mode, say): only
+      // listing its panes tells what it did.
+      watched(ServerWatch.POLLING, "the control client could not attach: " + controlRefusal);
+      return null;
     }
     long sent = client.bytesSent();
     String work = client.busy() ? null : proc.serverWork(controlServerPid);
     if (work == null || client.busy() || client.bytesSent() != sent) {
-      return work == null && !client.busy()
-          ? null
-          : new Activity("moving " + moving.incrementAndGet());
+      if (work == null && !client.busy()) {
+        watched(ServerWatch.POLLING, "no activity stamp: /proc/<server pid>/io cannot be read");
+        return null;
+      }
+      return new Activity("moving " + moving.incrementAndGet());
     }
+    watched(ServerWatch.EVENTS, "control client and /proc activity stamp");
     long foreign = ProcFs.bytesRead(work) - sent;
     String children = work.substring(work.indexOf(' ') + 1);
     return new Activity(controlServerPid + " " + foreign + " " + notices.get() + " " + children);
@@ -584,7 +604,7 @@ public final class TmuxProcess implements Tmux {
       command.addAll(address);
       command.addAll(
           List.of("-f", "/dev/null", "-C", "attach-session", "-E", "-f", "ignore-size,no-output"));
-      ProcessBuilder builder = new ProcessBuilder(command);
+      ProcessBuilder builder = ControlClient.relayed(command);
       builder.environment().keySet().removeIf(TmuxProcess::notForPanes);
       try {
         client = ControlClient.start(builder, line -> notices.incrementAndGet(), socket, timeout);
@@ -603,8 +623,60 @@ public final class TmuxProcess implements Tmux {
           client.close();
         }
         controlRefusedAt = socketStamp(); // as the attempt left it: a server it started has gone
+        controlRefusal = oneLine(e.getMessage());
         return null;
       }
+    }
+  }
+
+  /**
+   * Whether tmux refused the client because no server (or no session) is there to join: it said so,
+   * or the client ended without a word (the server it reached was exiting).
+   */
+  private static boolean noServer(String refusal) {
+    return refusal.contains("no server running")
+        || refusal.contains("error connecting")
+        || refusal.contains("no sessions")
+        || refusal.contains("server exited")
+        || refusal.contains("lost server")
+        || refusal.startsWith("tmux control client has closed");
+  }
+
+  private static String oneLine(String message) {
+    String text = message == null ? "" : message.strip();
+    int end = text.indexOf('\n');
+    return end < 0 ? text : text.substring(0, end).strip();
+  }
+
+  /**
+   * How this server is watched, as the last look at what it did found it (a look is made now if
+   * none was yet).
+   */
+  public ServerWatch watch() {
+    if (watch == null) {
+      activity();
+    }
+    ServerWatch now = watch;
+    return now != null ? now : new ServerWatch(socket, ServerWatch.POLLING, "not looked at yet");
+  }
+
+  @Override
+  public List<ServerWatch> watches() {
+    return List.of(watch());
+  }
+
+  /** Records how the server is watched; a change to polling is logged once, with its cause. */
+  private void watched(String by, String why) {
+    ServerWatch now = new ServerWatch(socket, by, why);
+    ServerWatch before = watch;
+    if (now.equals(before)) {
+      return;
+    }
+    watch = now;
+    if (by.equals(ServerWatch.POLLING)) {
+      log.warn("tmux server {}: watched by polling: {}", socket, why);
+    } else if (before != null && before.by().equals(ServerWatch.POLLING)) {
+      log.info("tmux server {}: watched by {} again: {}", socket, by, why);
     }
   }
 
@@ -616,6 +688,7 @@ public final class TmuxProcess implements Tmux {
   private Activity spawnedActivity() {
     String stamp = socketStamp();
     if (stamp == null) {
+      watched(ServerWatch.NO_SERVER, "no server runs on the socket");
       return new Activity("no server");
     }
     synchronized (controlLock) {
@@ -633,10 +706,18 @@ public final class TmuxProcess implements Tmux {
     }
     long pid = controlServerPid;
     if (pid <= 0) {
+      watched(ServerWatch.NO_SERVER, "no tmux server answers on the socket");
       return new Activity("no answer " + stamp);
     }
     String work = proc.serverWork(pid);
-    return work == null ? null : new Activity(pid + " " + work);
+    if (work == null) {
+      watched(ServerWatch.POLLING, "no activity stamp: /proc/<server pid>/io cannot be read");
+      return null;
+    }
+    watched(
+        ServerWatch.EVENTS,
+        "/proc activity stamp (a person's server: no control client, commands as processes)");
+    return new Activity(pid + " " + work);
   }
 
   /** The socket file's identity (its inode and time), or null when there is none. */

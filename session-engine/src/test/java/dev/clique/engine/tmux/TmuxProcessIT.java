@@ -40,6 +40,78 @@ class TmuxProcessIT {
   }
 
   @Test
+  void aServerItsControlClientJoinsIsWatchedByEvents() throws Exception {
+    assertThat(tmux.watch().by()).as("before any server runs").isEqualTo(ServerWatch.NO_SERVER);
+    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    assertThat(tmux.activity()).isNotNull();
+    assertThat(tmux.watch())
+        .isEqualTo(
+            new ServerWatch(
+                tmux.socket(), ServerWatch.EVENTS, "control client and /proc activity stamp"));
+  }
+
+  @Test
+  void aServerKilledUnderItIsNoticedAndTheNextServerIsJoinedAgain() throws Exception {
+    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    assertThat(tmux.activity()).isNotNull();
+    long first = controlClients().size();
+    assertThat(first).as("the control client on the first server").isEqualTo(1);
+
+    // Killed by someone else: the engine's client hears of it only from tmux.
+    Process kill = new ProcessBuilder("tmux", "-L", tmux.socket(), "kill-server").start();
+    assertThat(kill.waitFor()).isZero();
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (!controlClients().isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(controlClients()).as("the client of the killed server").isEmpty();
+    assertThat(tmux.activity()).isEqualTo(tmux.activity());
+    assertThat(tmux.watch().by()).isEqualTo(ServerWatch.NO_SERVER);
+
+    tmux.newSession("s2", dir, List.of("cat"), Map.of());
+    assertThat(tmux.activity()).isNotNull();
+    assertThat(tmux.watch().by()).isEqualTo(ServerWatch.EVENTS);
+    assertThat(controlClients()).as("a control client on the new server").isNotEmpty();
+    assertThat(tmux.listPanes()).extracting(PaneInfo::session).containsExactly("s2");
+  }
+
+  /** The control-mode clients on this test's socket that are running. */
+  private List<ProcessHandle> controlClients() {
+    return ProcessHandle.allProcesses()
+        .filter(
+            p -> {
+              String line = p.info().commandLine().orElse("");
+              // the tmux client itself, not the shell of its relay, whose words name it too
+              return p.info().command().orElse("").endsWith("/tmux")
+                  && line.contains(" -L " + tmux.socket() + " ")
+                  && line.contains(" -C attach-session");
+            })
+        .toList();
+  }
+
+  @Test
+  void aServerNoControlClientCanJoinIsWatchedByPollingAndSaysWhy() throws Exception {
+    // A tmux without control mode: everything else it does as tmux does.
+    Path lacking = dir.resolve("tmux-without-control-mode");
+    Files.writeString(
+        lacking,
+        "#!/bin/sh\n"
+            + "for word in \"$@\"; do\n"
+            + "  [ \"$word\" = -C ] && { echo 'unknown option -- C' >&2; exit 1; }\n"
+            + "done\n"
+            + "exec tmux \"$@\"\n");
+    assertThat(lacking.toFile().setExecutable(true)).isTrue();
+    TmuxProcess polled = new TmuxProcess(lacking.toString(), tmux.socket(), Duration.ofSeconds(5));
+    polled.newSession("s1", dir, List.of("cat"), Map.of());
+
+    assertThat(polled.activity()).as("only listing tells what the server did").isNull();
+    assertThat(polled.watch().by()).isEqualTo(ServerWatch.POLLING);
+    assertThat(polled.watch().why())
+        .isEqualTo("the control client could not attach: tmux control client: unknown option -- C");
+    assertThat(polled.listPanes()).extracting(PaneInfo::session).containsExactly("s1");
+  }
+
+  @Test
   void textIsTypedLiterallyNeverAsKeyNamesOrCommandSeparators() throws Exception {
     tmux.newSession("s1", dir, List.of("cat"), Map.of());
     String hostile = "Enter C-c -x ; ls; echo $HOME \\; end;";
