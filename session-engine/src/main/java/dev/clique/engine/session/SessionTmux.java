@@ -141,6 +141,11 @@ final class SessionTmux implements Tmux {
   }
 
   @Override
+  public List<Long> descendants(PaneInfo pane) {
+    return own.descendants(pane); // read from /proc: the same for any pane
+  }
+
+  @Override
   public String currentCommand(PaneInfo pane) {
     return own.currentCommand(pane); // read from /proc when left out: the same for any pane
   }

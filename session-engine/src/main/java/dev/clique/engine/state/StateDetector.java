@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -77,6 +78,26 @@ public final class StateDetector {
    * s), and to take down a question it was answered (Gemini CLI: ~0.4 s): input is work meanwhile.
    */
   static final long INPUT_SETTLE_MILLIS = 600;
+
+  /**
+   * How long a CLI that said it starts itself anew may take to do so (Gemini CLI: 250 ms, then its
+   * clean-up; or never, when its dialog closed first): until a new process runs under the pane or
+   * this passed, what it shows takes no input.
+   */
+  static final long RELAUNCH_WAIT_MILLIS = 5_000;
+
+  /**
+   * After its trust question was answered, how long a CLI that starts itself anew then may take to
+   * say so (2 s seen under load; a choice of not trusting says nothing, and is held as long); the
+   * line may show for only a quarter of a second, so its screen is looked at often meanwhile.
+   */
+  static final long RELAUNCH_LOOK_MILLIS = 5_000;
+
+  /** How often meanwhile, and until the new process drew its first screen. */
+  static final long RELAUNCH_LOOK_EVERY_MILLIS = 100;
+
+  /** How long the new process may take to draw its first screen once it replaced the old one. */
+  static final long SUCCESSOR_WAIT_MILLIS = 30_000;
 
   private final Clock clock;
   private final Map<String, Pane> panes = new HashMap<>();
@@ -156,8 +177,47 @@ public final class StateDetector {
     }
   }
 
+  /**
+   * The pids of the processes under the pane's now, asked while {@link #wantsProcesses} says so: a
+   * CLI that said it starts itself anew has done so once one is new.
+   */
+  public synchronized void processes(String id, List<Long> pids) {
+    Pane p = panes.get(id);
+    if (p != null && p.alive) {
+      p.relaunch.processes(Set.copyOf(pids), clock.millis());
+    }
+  }
+
+  /**
+   * Whether the processes under the session's pane should be watched: its CLI said it starts itself
+   * anew, or it may be about to (its trust question was answered), and those before are what the
+   * new ones are told from.
+   */
+  public synchronized boolean wantsProcesses(String id) {
+    Pane p = panes.get(id);
+    long now = clock.millis();
+    return p != null && p.alive && p.relaunch.holds(now);
+  }
+
+  /**
+   * Whether the session's CLI is starting itself anew: what it shows meanwhile takes no input, so a
+   * send waits for the new one (see {@link #RELAUNCH_WAIT_MILLIS}).
+   */
+  public synchronized boolean relaunching(String id) {
+    Pane p = panes.get(id);
+    return p != null && p.alive && p.relaunch.holds(clock.millis());
+  }
+
   /** Something was typed into the pane: it will echo, and a command may start. */
   public synchronized void input(String id) {
+    input(id, false);
+  }
+
+  /**
+   * As {@link #input(String)}; {@code submits}: the keys answer what the screen asks (Enter, a
+   * choice's digit), so an answered trust question may make the CLI start itself anew.
+   */
+  public synchronized void input(String id, boolean submits) {
     Pane p = panes.get(id);
     if (p == null) {
       return;
@@ -165,6 +225,13 @@ public final class StateDetector {
     long now = clock.millis();
     p.inputAt = now;
     p.report = null; // what the CLI said held until now: the person answered it
+    if (submits
+        && p.cli != null
+        && !p.cli.relaunch().isEmpty()
+        && p.reading != null
+        && "trust".equals(p.reading.attention())) {
+      p.relaunch.answered(now); // trusting the folder is what makes such a CLI start anew
+    }
     if (!p.shell) {
       p.output(now);
     }
@@ -212,6 +279,7 @@ public final class StateDetector {
     p.screenHash = hash;
     p.screenAt = now;
     Reading reading = ScreenReader.read(lines, p.cli);
+    p.relaunch.screen(ScreenReader.relaunch(lines, p.cli), now, p.screenChangedAt);
     if (p.shell) {
       p.asksAtCursor(captured, reading);
     }
@@ -240,6 +308,10 @@ public final class StateDetector {
       return false;
     }
     long now = clock.millis();
+    if (p.relaunch.holds(now)
+        && (p.screenAt < 0 || now - p.screenAt >= RELAUNCH_LOOK_EVERY_MILLIS)) {
+      return true; // the line that says it starts anew, then the new process's first screen
+    }
     if (p.report != null && p.reportAt >= p.screenAt) {
       // The CLI just told of itself (a hook): its screen may have turned with it (Copilot's last
       // failed retry draws its error as it fires its hook), so the screen counts at once.
@@ -277,7 +349,10 @@ public final class StateDetector {
       return false;
     }
     long now = clock.millis();
-    return p.commandRunning || (p.inputAt >= 0 && now - p.inputAt <= BUSY_MILLIS) || p.busy(now);
+    return p.commandRunning
+        || (p.inputAt >= 0 && now - p.inputAt <= BUSY_MILLIS)
+        || p.busy(now)
+        || p.relaunch.holds(now);
   }
 
   /**
@@ -303,6 +378,10 @@ public final class StateDetector {
     long now = clock.millis();
     long lastOutput = Math.max(0, p.lastOutput);
     Signal signal = p.freshSignal();
+    if (p.relaunch.holds(now)) {
+      return Verdict.working(
+          signal, lastOutput, new StateSource(StateSource.PANE, p.relaunch.why()));
+    }
     Reading reading = p.reading == null ? Reading.nothing("") : p.reading;
     // The CLI's own question, on a screen taken since the last input: it beats output that only
     // looks like work (a bullet that blinks while it waits) and a hook that said "working".
@@ -497,6 +576,8 @@ public final class StateDetector {
 
     long titleTurnedAt = -1;
 
+    final Relaunch relaunch = new Relaunch();
+
     /** A new title; when it turns from one kind to another (working, asking, neither), noted. */
     void retitled(String next, long now) {
       String before = title;
@@ -572,6 +653,7 @@ public final class StateDetector {
       proofStretch = -1;
       signal = Signal.NONE;
       report = null;
+      relaunch.clear();
     }
 
     /**
@@ -618,6 +700,102 @@ public final class StateDetector {
         return Signal.NONE;
       }
       return lastOutput > signalAt + SIGNAL_GRACE_MILLIS ? Signal.NONE : signal;
+    }
+  }
+
+  /**
+   * A CLI that starts itself anew once its trust question is answered (Gemini CLI, Qwen Code: it
+   * exits and its parent starts a new process): from the answer until the line that says so, and
+   * from that line until a new process runs under the pane and the new one drew a screen (or
+   * plainly it did not happen), the screen is the old process's, and what is typed into it is lost.
+   */
+  private static final class Relaunch {
+    /** When input answered its trust question (-1: none lately). */
+    long answeredAt = -1;
+
+    /** When the line was first seen (-1: no relaunch announced), and the line. */
+    long since = -1;
+
+    String line = "";
+
+    /** The processes when last looked at before the line, and when (-1: never). */
+    Set<Long> known;
+
+    long knownAt = -1;
+
+    /** The processes before the line (null: not known yet; the first look after it gives them). */
+    Set<Long> before;
+
+    /** When a process not there before was first seen (-1: not yet). */
+    long replacedAt = -1;
+
+    /** When a screen unlike the one before was last captured. */
+    long screenChangedAt = -1;
+
+    /** Off once a relaunch was noted, until a screen without the line: one line, one relaunch. */
+    boolean armed = true;
+
+    void answered(long now) {
+      answeredAt = now;
+    }
+
+    void screen(String saying, long now, long changedAt) {
+      screenChangedAt = changedAt;
+      if (saying == null) {
+        armed = armed || since < 0;
+      } else if (armed && since < 0) {
+        armed = false;
+        answeredAt = -1;
+        since = now;
+        line = saying;
+        // Processes looked at a moment ago are those that drew the line; older ones may not be.
+        before = knownAt >= 0 && now - knownAt <= RELAUNCH_LOOK_EVERY_MILLIS ? known : null;
+        replacedAt = -1;
+      }
+      if (since >= 0 && !pending(now)) {
+        clear();
+      }
+    }
+
+    void processes(Set<Long> pids, long now) {
+      if (since < 0) {
+        known = pids;
+        knownAt = now;
+      } else if (before == null) {
+        before = pids;
+      } else if (replacedAt < 0 && !before.containsAll(pids)) {
+        replacedAt = now;
+      }
+    }
+
+    /** Whether what the screen shows is the old process's, about to be replaced. */
+    boolean holds(long now) {
+      return pending(now)
+          || (since < 0 && answeredAt >= 0 && now - answeredAt <= RELAUNCH_LOOK_MILLIS);
+    }
+
+    private boolean pending(long now) {
+      if (since < 0) {
+        return false;
+      }
+      if (replacedAt < 0) {
+        return now - since <= RELAUNCH_WAIT_MILLIS;
+      }
+      return screenChangedAt <= replacedAt && now - replacedAt <= SUCCESSOR_WAIT_MILLIS;
+    }
+
+    String why() {
+      return since >= 0
+          ? "it starts itself anew: " + line
+          : "its trust question was answered: it may start itself anew";
+    }
+
+    void clear() {
+      since = -1;
+      line = "";
+      before = null;
+      replacedAt = -1;
+      answeredAt = -1;
     }
   }
 }

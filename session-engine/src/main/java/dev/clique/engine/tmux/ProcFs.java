@@ -23,6 +23,9 @@ import java.util.Set;
  * /proc}) it answers {@link Foreground#UNKNOWN} and zero bytes.
  */
 final class ProcFs {
+  /** A pane's process tree is a handful of processes: a walk stops past this many. */
+  static final int MAX_DESCENDANTS = 4_096;
+
   private final Path root;
 
   ProcFs(Path root) {
@@ -51,6 +54,35 @@ final class ProcFs {
       return Foreground.UNKNOWN;
     }
     return tpgid == pgrp ? Foreground.SHELL : Foreground.COMMAND;
+  }
+
+  /**
+   * The pids of every process under {@code pid} (its children, theirs, ...), in the order found;
+   * empty when none or unreadable.
+   */
+  List<Long> descendants(long pid) {
+    List<Long> found = new ArrayList<>();
+    Deque<Long> parents = new ArrayDeque<>();
+    if (pid > 0) {
+      parents.add(pid);
+    }
+    while (!parents.isEmpty() && found.size() < MAX_DESCENDANTS) {
+      long parent = parents.poll();
+      String children;
+      try {
+        children = Files.readString(root.resolve(parent + "/task/" + parent + "/children"));
+      } catch (IOException e) {
+        continue; // gone, or not this kernel's
+      }
+      for (String child : children.trim().split("\\s+")) {
+        if (!child.isEmpty()) {
+          long id = parse(child);
+          found.add(id);
+          parents.add(id);
+        }
+      }
+    }
+    return found;
   }
 
   /** Whether the process has ended and waits for its parent to hear of it. */

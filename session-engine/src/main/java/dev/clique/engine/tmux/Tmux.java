@@ -54,6 +54,12 @@ public interface Tmux {
   Foreground foreground(PaneInfo pane);
 
   /**
+   * The pids of every process under the pane's process (empty when none, or unreadable): a CLI that
+   * starts itself anew in a new process shows here. Starts no process.
+   */
+  List<Long> descendants(PaneInfo pane);
+
+  /**
    * The values of {@code names} in the environment the pane's process was started with (unset names
    * left out), or {@code null} when the process has gone or cannot be read. Starts no process.
    */

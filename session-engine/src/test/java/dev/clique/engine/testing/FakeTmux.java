@@ -43,6 +43,10 @@ public final class FakeTmux implements Tmux {
     public volatile String history = "";
     public volatile Foreground foreground = Foreground.SHELL;
     public volatile String command = "bash";
+
+    /** The processes under the pane's, as {@link Tmux#descendants} gives them. */
+    public volatile List<Long> descendants = List.of();
+
     public volatile long rss = 4096;
 
     /** Whether typed text shows on the screen, as a terminal echoes it. */
@@ -191,6 +195,12 @@ public final class FakeTmux implements Tmux {
   public synchronized Foreground foreground(PaneInfo pane) {
     FakePane fake = sessions.get(pane.session());
     return fake == null ? Foreground.UNKNOWN : fake.foreground;
+  }
+
+  @Override
+  public synchronized List<Long> descendants(PaneInfo pane) {
+    FakePane fake = sessions.get(pane.session());
+    return fake == null ? List.of() : fake.descendants;
   }
 
   @Override

@@ -50,6 +50,20 @@ class ProcFsTest {
     assertThat(marked.get("s2")).containsExactly(102L);
   }
 
+  @Test
+  void theProcessesUnderAPaneAreItsChildrenAndTheirsWhateverIsGone() throws IOException {
+    children(10, "11 12 ");
+    children(11, "13");
+    children(13, ""); // 12 is gone: its children cannot be read
+    assertThat(new ProcFs(root).descendants(10)).containsExactly(11L, 12L, 13L);
+    assertThat(new ProcFs(root).descendants(99)).isEmpty();
+  }
+
+  private void children(long pid, String pids) throws IOException {
+    Path task = Files.createDirectories(root.resolve(pid + "/task/" + pid));
+    Files.writeString(task.resolve("children"), pids);
+  }
+
   private void process(long pid, String comm, String environ) throws IOException {
     Path dir = Files.createDirectories(root.resolve(Long.toString(pid)));
     Files.writeString(dir.resolve("comm"), comm + "\n");
