@@ -141,7 +141,7 @@ final class SessionTmux implements Tmux {
   }
 
   @Override
-  public List<Long> descendants(PaneInfo pane) {
+  public Map<Long, String> descendants(PaneInfo pane) {
     return own.descendants(pane); // read from /proc: the same for any pane
   }
 

@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -178,13 +177,14 @@ public final class StateDetector {
   }
 
   /**
-   * The pids of the processes under the pane's now, asked while {@link #wantsProcesses} says so: a
-   * CLI that said it starts itself anew has done so once one is new.
+   * The processes under the pane's now (command line by pid), asked while {@link #wantsProcesses}
+   * says so: a CLI that said it starts itself anew has done so once a process of the same command
+   * line as one that ended runs under a new pid (the tools it runs come and go beside it).
    */
-  public synchronized void processes(String id, List<Long> pids) {
+  public synchronized void processes(String id, Map<Long, String> running) {
     Pane p = panes.get(id);
     if (p != null && p.alive) {
-      p.relaunch.processes(Set.copyOf(pids), clock.millis());
+      p.relaunch.processes(Map.copyOf(running), clock.millis());
     }
   }
 
@@ -719,14 +719,14 @@ public final class StateDetector {
     String line = "";
 
     /** The processes when last looked at before the line, and when (-1: never). */
-    Set<Long> known;
+    Map<Long, String> known;
 
     long knownAt = -1;
 
     /** The processes before the line (null: not known yet; the first look after it gives them). */
-    Set<Long> before;
+    Map<Long, String> before;
 
-    /** When a process not there before was first seen (-1: not yet). */
+    /** When one of them was first seen started anew (-1: not yet). */
     long replacedAt = -1;
 
     /** When a screen unlike the one before was last captured. */
@@ -757,15 +757,30 @@ public final class StateDetector {
       }
     }
 
-    void processes(Set<Long> pids, long now) {
+    void processes(Map<Long, String> running, long now) {
       if (since < 0) {
-        known = pids;
+        known = running;
         knownAt = now;
       } else if (before == null) {
-        before = pids;
-      } else if (replacedAt < 0 && !before.containsAll(pids)) {
+        before = running;
+      } else if (replacedAt < 0 && startedAnew(running)) {
         replacedAt = now;
       }
+    }
+
+    /** One that ran before has ended, and one of its command line runs under a new pid. */
+    private boolean startedAnew(Map<Long, String> running) {
+      for (Map.Entry<Long, String> now : running.entrySet()) {
+        if (before.containsKey(now.getKey()) || now.getValue().isEmpty()) {
+          continue;
+        }
+        for (Map.Entry<Long, String> was : before.entrySet()) {
+          if (!running.containsKey(was.getKey()) && was.getValue().equals(now.getValue())) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
 
     /** Whether what the screen shows is the old process's, about to be replaced. */

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,11 +58,11 @@ final class ProcFs {
   }
 
   /**
-   * The pids of every process under {@code pid} (its children, theirs, ...), in the order found;
-   * empty when none or unreadable.
+   * Every process under {@code pid} (its children, theirs, ...) with its command line (arguments
+   * joined by spaces), in the order found; empty when none or unreadable.
    */
-  List<Long> descendants(long pid) {
-    List<Long> found = new ArrayList<>();
+  Map<Long, String> descendants(long pid) {
+    Map<Long, String> found = new LinkedHashMap<>();
     Deque<Long> parents = new ArrayDeque<>();
     if (pid > 0) {
       parents.add(pid);
@@ -77,12 +78,21 @@ final class ProcFs {
       for (String child : children.trim().split("\\s+")) {
         if (!child.isEmpty()) {
           long id = parse(child);
-          found.add(id);
+          found.put(id, commandLine(id));
           parents.add(id);
         }
       }
     }
     return found;
+  }
+
+  private String commandLine(long pid) {
+    try {
+      byte[] bytes = Files.readAllBytes(root.resolve(pid + "/cmdline"));
+      return new String(bytes, StandardCharsets.UTF_8).replace('\0', ' ').strip();
+    } catch (IOException e) {
+      return ""; // gone already
+    }
   }
 
   /** Whether the process has ended and waits for its parent to hear of it. */

@@ -54,10 +54,10 @@ public interface Tmux {
   Foreground foreground(PaneInfo pane);
 
   /**
-   * The pids of every process under the pane's process (empty when none, or unreadable): a CLI that
-   * starts itself anew in a new process shows here. Starts no process.
+   * Every process under the pane's process, by pid, with its command line (empty when none, or
+   * unreadable): a CLI that starts itself anew shows here. Starts no process.
    */
-  List<Long> descendants(PaneInfo pane);
+  Map<Long, String> descendants(PaneInfo pane);
 
   /**
    * The values of {@code names} in the environment the pane's process was started with (unset names

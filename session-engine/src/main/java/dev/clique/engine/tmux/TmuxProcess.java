@@ -515,7 +515,7 @@ public final class TmuxProcess implements Tmux {
   }
 
   @Override
-  public List<Long> descendants(PaneInfo pane) {
+  public Map<Long, String> descendants(PaneInfo pane) {
     return proc.descendants(pane.pid());
   }
 

@@ -151,7 +151,7 @@ class SessionServiceTest {
             () -> "http://127.0.0.1:3200");
     String id = service.create(new NewSession("relauncher", dir.toString(), "r", null)).id();
     FakeTmux.FakePane pane = tmux.pane(id);
-    pane.descendants = List.of(100L);
+    pane.descendants = Map.of(100L, "relauncher");
     tmux.print(id, "Trust this folder?\n> 1. Yes\n");
     run(3_000);
     assertThat(state(id)).isEqualTo("waiting");
@@ -175,7 +175,7 @@ class SessionServiceTest {
     assertThat(sent).as("the send while the old process is still there").isNotDone();
     assertThat(pane.typed).containsExactly("key:Enter");
 
-    pane.descendants = List.of(200L); // the old process exited and its parent started a new one
+    pane.descendants = Map.of(200L, "relauncher"); // the old one exited, its parent started anew
     run(200);
     assertThat(sent).isNotDone(); // the new one has not drawn yet
     tmux.print(id, "restarting to apply the trust changes...\nWelcome\n> \n");

@@ -8,7 +8,7 @@ import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.tmux.PaneInfo;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +40,7 @@ class RelaunchTest {
   void onTheTrustScreen() {
     detector.track("g", GEMINI);
     print();
-    detector.processes("g", List.of(100L));
+    detector.processes("g", running("100"));
     detector.screen("g", TRUST);
     clock.advanceMillis(3_000);
     quiet();
@@ -94,6 +94,19 @@ class RelaunchTest {
     step(300, OLD_PROMPT, "100");
     assertThat(state()).isEqualTo(SessionState.WORKING);
     step(StateDetector.RELAUNCH_LOOK_MILLIS - 299, OLD_PROMPT, "100");
+    assertThat(detector.relaunching("g")).isFalse();
+  }
+
+  @Test
+  void aToolTheOldProcessRunsIsNotItsSuccessor() {
+    detector.input("g", true);
+    step(300, RESTARTING, "100 150+git-status");
+    step(100, RESTARTING, "100");
+    step(100, RESTARTING, "100 151+git-rev-parse");
+    step(200, OLD_PROMPT, "100 151+git-rev-parse");
+    assertThat(detector.relaunching("g")).as("the old one still runs").isTrue();
+    step(300, OLD_PROMPT, "200");
+    step(300, NEW_PROMPT, "200");
     assertThat(detector.relaunching("g")).isFalse();
   }
 
@@ -158,11 +171,26 @@ class RelaunchTest {
     clock.advanceMillis(millis);
     print();
     if (detector.wantsProcesses("g")) {
-      detector.processes("g", List.of(Long.parseLong(process)));
+      detector.processes("g", running(process));
     }
     if (detector.needsScreen("g")) {
       detector.screen("g", screen);
     }
+  }
+
+  /**
+   * What runs under the pane: the CLI's process of pid {@code pids}'s first (its new one under
+   * another), and a tool it runs (a pid of the form {@code 100+git}).
+   */
+  private static Map<Long, String> running(String pids) {
+    Map<Long, String> running = new LinkedHashMap<>();
+    for (String pid : pids.split(" ")) {
+      String[] tool = pid.split("\\+");
+      running.put(
+          Long.parseLong(tool[0]),
+          tool.length > 1 ? tool[1] : "node --max-old-space-size=8192 /usr/bin/gemini");
+    }
+    return running;
   }
 
   private SessionState state() {

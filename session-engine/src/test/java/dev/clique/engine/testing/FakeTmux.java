@@ -45,7 +45,7 @@ public final class FakeTmux implements Tmux {
     public volatile String command = "bash";
 
     /** The processes under the pane's, as {@link Tmux#descendants} gives them. */
-    public volatile List<Long> descendants = List.of();
+    public volatile Map<Long, String> descendants = Map.of();
 
     public volatile long rss = 4096;
 
@@ -198,9 +198,9 @@ public final class FakeTmux implements Tmux {
   }
 
   @Override
-  public synchronized List<Long> descendants(PaneInfo pane) {
+  public synchronized Map<Long, String> descendants(PaneInfo pane) {
     FakePane fake = sessions.get(pane.session());
-    return fake == null ? List.of() : fake.descendants;
+    return fake == null ? Map.of() : fake.descendants;
   }
 
   @Override

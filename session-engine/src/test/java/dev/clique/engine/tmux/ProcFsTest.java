@@ -1,6 +1,7 @@
 package dev.clique.engine.tmux;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +56,10 @@ class ProcFsTest {
     children(10, "11 12 ");
     children(11, "13");
     children(13, ""); // 12 is gone: its children cannot be read
-    assertThat(new ProcFs(root).descendants(10)).containsExactly(11L, 12L, 13L);
+    Files.write(
+        root.resolve("11/cmdline"), "node\0/usr/bin/gemini\0".getBytes(StandardCharsets.UTF_8));
+    assertThat(new ProcFs(root).descendants(10))
+        .containsExactly(entry(11L, "node /usr/bin/gemini"), entry(12L, ""), entry(13L, ""));
     assertThat(new ProcFs(root).descendants(99)).isEmpty();
   }
 
