@@ -718,15 +718,26 @@ public final class StateDetector {
 
     String line = "";
 
-    /** The processes when last looked at before the line, and when (-1: never). */
+    /**
+     * The processes at the first look after the answer, and at the last look before the line (and
+     * when): those in both are the CLI's own, not the tools it ran meanwhile ({@code ps}, {@code
+     * git}: they come and go with the same command lines).
+     */
+    Map<Long, String> atAnswer;
+
     Map<Long, String> known;
 
     long knownAt = -1;
 
-    /** The processes before the line (null: not known yet; the first look after it gives them). */
+    /** The CLI's processes before the line (null: not known yet; the next look gives them). */
     Map<Long, String> before;
 
-    /** When one of them was first seen started anew (-1: not yet). */
+    /** A process that may be one of them started anew, and when it was first seen (-1: none). */
+    long candidate = -1;
+
+    long candidateAt = -1;
+
+    /** When one of them was first seen started anew, once it was still there a look later. */
     long replacedAt = -1;
 
     /** When a screen unlike the one before was last captured. */
@@ -737,6 +748,7 @@ public final class StateDetector {
 
     void answered(long now) {
       answeredAt = now;
+      atAnswer = null;
     }
 
     void screen(String saying, long now, long changedAt) {
@@ -745,11 +757,13 @@ public final class StateDetector {
         armed = armed || since < 0;
       } else if (armed && since < 0) {
         armed = false;
-        answeredAt = -1;
         since = now;
         line = saying;
         // Processes looked at a moment ago are those that drew the line; older ones may not be.
-        before = knownAt >= 0 && now - knownAt <= RELAUNCH_LOOK_EVERY_MILLIS ? known : null;
+        boolean fresh = knownAt >= 0 && now - knownAt <= RELAUNCH_LOOK_EVERY_MILLIS;
+        before = fresh ? lasting(known) : null;
+        answeredAt = -1;
+        candidate = -1;
         replacedAt = -1;
       }
       if (since >= 0 && !pending(now)) {
@@ -757,30 +771,53 @@ public final class StateDetector {
       }
     }
 
+    /** Those of {@code running} that ran at the answer too (all of them, without one). */
+    private Map<Long, String> lasting(Map<Long, String> running) {
+      if (atAnswer == null) {
+        return running;
+      }
+      Map<Long, String> both = new HashMap<>(running);
+      both.entrySet().removeIf(e -> !e.getValue().equals(atAnswer.get(e.getKey())));
+      return both;
+    }
+
     void processes(Map<Long, String> running, long now) {
       if (since < 0) {
+        if (answeredAt >= 0 && atAnswer == null) {
+          atAnswer = running;
+        }
         known = running;
         knownAt = now;
       } else if (before == null) {
         before = running;
-      } else if (replacedAt < 0 && startedAnew(running)) {
-        replacedAt = now;
+      } else if (replacedAt < 0) {
+        if (candidate >= 0 && running.containsKey(candidate)) {
+          if (now - candidateAt >= RELAUNCH_LOOK_EVERY_MILLIS) {
+            replacedAt = candidateAt; // it stayed: a successor, not a tool run and gone
+          }
+        } else {
+          candidate = startedAnew(running);
+          candidateAt = now;
+        }
       }
     }
 
-    /** One that ran before has ended, and one of its command line runs under a new pid. */
-    private boolean startedAnew(Map<Long, String> running) {
+    /**
+     * A process of the same command line as one of the CLI's that has ended, under a new pid; -1
+     * when none.
+     */
+    private long startedAnew(Map<Long, String> running) {
       for (Map.Entry<Long, String> now : running.entrySet()) {
         if (before.containsKey(now.getKey()) || now.getValue().isEmpty()) {
           continue;
         }
         for (Map.Entry<Long, String> was : before.entrySet()) {
           if (!running.containsKey(was.getKey()) && was.getValue().equals(now.getValue())) {
-            return true;
+            return now.getKey();
           }
         }
       }
-      return false;
+      return -1;
     }
 
     /** Whether what the screen shows is the old process's, about to be replaced. */
@@ -809,6 +846,8 @@ public final class StateDetector {
       since = -1;
       line = "";
       before = null;
+      atAnswer = null;
+      candidate = -1;
       replacedAt = -1;
       answeredAt = -1;
     }

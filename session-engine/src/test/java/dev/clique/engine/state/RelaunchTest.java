@@ -100,11 +100,16 @@ class RelaunchTest {
   @Test
   void aToolTheOldProcessRunsIsNotItsSuccessor() {
     detector.input("g", true);
-    step(300, RESTARTING, "100 150+git-status");
+    step(100, TRUST, "100 150+ps");
+    step(200, RESTARTING, "100 150+ps");
+    step(100, RESTARTING, "100 151"); // a twin of its own, run and gone while it still runs
     step(100, RESTARTING, "100");
-    step(100, RESTARTING, "100 151+git-rev-parse");
-    step(200, OLD_PROMPT, "100 151+git-rev-parse");
-    assertThat(detector.relaunching("g")).as("the old one still runs").isTrue();
+    step(100, RESTARTING, "100 152+git-rev-parse");
+    step(200, OLD_PROMPT, "100 152+git-rev-parse");
+    step(100, OLD_PROMPT, "153+ps"); // it ended: a tool that ran before is not its successor
+    step(100, OLD_PROMPT, "154+ps");
+    assertThat(detector.relaunching("g")).as("no successor yet").isTrue();
+    step(300, OLD_PROMPT, "200");
     step(300, OLD_PROMPT, "200");
     step(300, NEW_PROMPT, "200");
     assertThat(detector.relaunching("g")).isFalse();
