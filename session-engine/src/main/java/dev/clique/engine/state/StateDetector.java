@@ -3,6 +3,7 @@ package dev.clique.engine.state;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.PaneProcess;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -95,6 +96,12 @@ public final class StateDetector {
   /** How often meanwhile, and until the new process drew its first screen. */
   static final long RELAUNCH_LOOK_EVERY_MILLIS = 100;
 
+  /**
+   * A process under the pane that has run this long when the CLI says it starts anew is one of its
+   * own; the tools it runs ({@code ps}, {@code git}) end within moments.
+   */
+  static final long OWN_PROCESS_MILLIS = 1_000;
+
   /** How long the new process may take to draw its first screen once it replaced the old one. */
   static final long SUCCESSOR_WAIT_MILLIS = 30_000;
 
@@ -177,11 +184,11 @@ public final class StateDetector {
   }
 
   /**
-   * The processes under the pane's now (command line by pid), asked while {@link #wantsProcesses}
-   * says so: a CLI that said it starts itself anew has done so once a process of the same command
-   * line as one that ended runs under a new pid (the tools it runs come and go beside it).
+   * The processes under the pane's now, asked while {@link #wantsProcesses} says so: a CLI that
+   * said it starts itself anew has done so once a process of the same command line as one of its
+   * own that ended runs under a new pid (the tools it runs come and go beside it).
    */
-  public synchronized void processes(String id, Map<Long, String> running) {
+  public synchronized void processes(String id, Map<Long, PaneProcess> running) {
     Pane p = panes.get(id);
     if (p != null && p.alive) {
       p.relaunch.processes(Map.copyOf(running), clock.millis());
@@ -718,18 +725,16 @@ public final class StateDetector {
 
     String line = "";
 
-    /**
-     * The processes at the first look after the answer, and at the last look before the line (and
-     * when): those in both are the CLI's own, not the tools it ran meanwhile ({@code ps}, {@code
-     * git}: they come and go with the same command lines).
-     */
-    Map<Long, String> atAnswer;
-
-    Map<Long, String> known;
+    /** The processes at the last look before the line, and when (-1: never). */
+    Map<Long, PaneProcess> known;
 
     long knownAt = -1;
 
-    /** The CLI's processes before the line (null: not known yet; the next look gives them). */
+    /**
+     * The CLI's own processes before the line: those that had run a while by then, not the tools it
+     * runs and ends ({@code ps}, {@code git}: again and again with the same command line). Null:
+     * not known yet; the next look gives them.
+     */
     Map<Long, String> before;
 
     /** A process that may be one of them started anew, and when it was first seen (-1: none). */
@@ -748,7 +753,6 @@ public final class StateDetector {
 
     void answered(long now) {
       answeredAt = now;
-      atAnswer = null;
     }
 
     void screen(String saying, long now, long changedAt) {
@@ -761,7 +765,7 @@ public final class StateDetector {
         line = saying;
         // Processes looked at a moment ago are those that drew the line; older ones may not be.
         boolean fresh = knownAt >= 0 && now - knownAt <= RELAUNCH_LOOK_EVERY_MILLIS;
-        before = fresh ? lasting(known) : null;
+        before = fresh ? own(known) : null;
         answeredAt = -1;
         candidate = -1;
         replacedAt = -1;
@@ -771,25 +775,24 @@ public final class StateDetector {
       }
     }
 
-    /** Those of {@code running} that ran at the answer too (all of them, without one). */
-    private Map<Long, String> lasting(Map<Long, String> running) {
-      if (atAnswer == null) {
-        return running;
-      }
-      Map<Long, String> both = new HashMap<>(running);
-      both.entrySet().removeIf(e -> !e.getValue().equals(atAnswer.get(e.getKey())));
-      return both;
+    /** The command lines of those of {@code running} that have run a while. */
+    private static Map<Long, String> own(Map<Long, PaneProcess> running) {
+      Map<Long, String> own = new HashMap<>();
+      running.forEach(
+          (pid, process) -> {
+            if (process.ageMillis() >= OWN_PROCESS_MILLIS && !process.commandLine().isEmpty()) {
+              own.put(pid, process.commandLine());
+            }
+          });
+      return own;
     }
 
-    void processes(Map<Long, String> running, long now) {
+    void processes(Map<Long, PaneProcess> running, long now) {
       if (since < 0) {
-        if (answeredAt >= 0 && atAnswer == null) {
-          atAnswer = running;
-        }
         known = running;
         knownAt = now;
       } else if (before == null) {
-        before = running;
+        before = own(running);
       } else if (replacedAt < 0) {
         if (candidate >= 0 && running.containsKey(candidate)) {
           if (now - candidateAt >= RELAUNCH_LOOK_EVERY_MILLIS) {
@@ -803,16 +806,17 @@ public final class StateDetector {
     }
 
     /**
-     * A process of the same command line as one of the CLI's that has ended, under a new pid; -1
-     * when none.
+     * A process of the same command line as one of the CLI's own that has ended, under a new pid;
+     * -1 when none.
      */
-    private long startedAnew(Map<Long, String> running) {
-      for (Map.Entry<Long, String> now : running.entrySet()) {
-        if (before.containsKey(now.getKey()) || now.getValue().isEmpty()) {
+    private long startedAnew(Map<Long, PaneProcess> running) {
+      for (Map.Entry<Long, PaneProcess> now : running.entrySet()) {
+        if (before.containsKey(now.getKey())) {
           continue;
         }
         for (Map.Entry<Long, String> was : before.entrySet()) {
-          if (!running.containsKey(was.getKey()) && was.getValue().equals(now.getValue())) {
+          if (!running.containsKey(was.getKey())
+              && was.getValue().equals(now.getValue().commandLine())) {
             return now.getKey();
           }
         }
@@ -846,7 +850,6 @@ public final class StateDetector {
       since = -1;
       line = "";
       before = null;
-      atAnswer = null;
       candidate = -1;
       replacedAt = -1;
       answeredAt = -1;

@@ -27,6 +27,9 @@ final class ProcFs {
   /** A pane's process tree is a handful of processes: a walk stops past this many. */
   static final int MAX_DESCENDANTS = 4_096;
 
+  /** The kernel's clock ticks per second ({@code USER_HZ}), in which {@code stat} counts. */
+  static final long TICKS_PER_SECOND = 100;
+
   private final Path root;
 
   ProcFs(Path root) {
@@ -58,11 +61,12 @@ final class ProcFs {
   }
 
   /**
-   * Every process under {@code pid} (its children, theirs, ...) with its command line (arguments
-   * joined by spaces), in the order found; empty when none or unreadable.
+   * Every process under {@code pid} (its children, theirs, ...), by pid, in the order found; empty
+   * when none or unreadable.
    */
-  Map<Long, String> descendants(long pid) {
-    Map<Long, String> found = new LinkedHashMap<>();
+  Map<Long, PaneProcess> descendants(long pid) {
+    Map<Long, PaneProcess> found = new LinkedHashMap<>();
+    long upMillis = uptimeMillis();
     Deque<Long> parents = new ArrayDeque<>();
     if (pid > 0) {
       parents.add(pid);
@@ -78,12 +82,27 @@ final class ProcFs {
       for (String child : children.trim().split("\\s+")) {
         if (!child.isEmpty()) {
           long id = parse(child);
-          found.put(id, commandLine(id));
+          String[] stat = statFields(id);
+          long age =
+              stat == null || stat.length < 20 || upMillis < 0
+                  ? -1
+                  : upMillis - parse(stat[19]) * 1000 / TICKS_PER_SECOND;
+          found.put(id, new PaneProcess(commandLine(id), age));
           parents.add(id);
         }
       }
     }
     return found;
+  }
+
+  /** Milliseconds since boot, as {@code /proc/uptime} says; -1 when it cannot be read. */
+  private long uptimeMillis() {
+    try {
+      String uptime = Files.readString(root.resolve("uptime")).strip();
+      return (long) (Double.parseDouble(uptime.substring(0, uptime.indexOf(' '))) * 1000);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   private String commandLine(long pid) {

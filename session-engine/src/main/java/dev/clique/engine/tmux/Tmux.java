@@ -57,7 +57,7 @@ public interface Tmux {
    * Every process under the pane's process, by pid, with its command line (empty when none, or
    * unreadable): a CLI that starts itself anew shows here. Starts no process.
    */
-  Map<Long, String> descendants(PaneInfo pane);
+  Map<Long, PaneProcess> descendants(PaneInfo pane);
 
   /**
    * The values of {@code names} in the environment the pane's process was started with (unset names

@@ -515,7 +515,7 @@ public final class TmuxProcess implements Tmux {
   }
 
   @Override
-  public Map<Long, String> descendants(PaneInfo pane) {
+  public Map<Long, PaneProcess> descendants(PaneInfo pane) {
     return proc.descendants(pane.pid());
   }
 

@@ -9,6 +9,7 @@ import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.testing.FakeTmux;
 import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.tmux.Foreground;
+import dev.clique.engine.tmux.PaneProcess;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
 import dev.clique.engine.token.TokenStore;
@@ -151,7 +152,7 @@ class SessionServiceTest {
             () -> "http://127.0.0.1:3200");
     String id = service.create(new NewSession("relauncher", dir.toString(), "r", null)).id();
     FakeTmux.FakePane pane = tmux.pane(id);
-    pane.descendants = Map.of(100L, "relauncher");
+    pane.descendants = Map.of(100L, new PaneProcess("relauncher", 60_000));
     tmux.print(id, "Trust this folder?\n> 1. Yes\n");
     run(3_000);
     assertThat(state(id)).isEqualTo("waiting");
@@ -175,7 +176,7 @@ class SessionServiceTest {
     assertThat(sent).as("the send while the old process is still there").isNotDone();
     assertThat(pane.typed).containsExactly("key:Enter");
 
-    pane.descendants = Map.of(200L, "relauncher"); // the old one exited, its parent started anew
+    pane.descendants = Map.of(200L, new PaneProcess("relauncher", 50)); // started anew
     run(200);
     assertThat(sent).isNotDone(); // the new one has not drawn yet
     tmux.print(id, "restarting to apply the trust changes...\nWelcome\n> \n");

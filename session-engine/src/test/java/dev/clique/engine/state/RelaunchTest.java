@@ -6,6 +6,7 @@ import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.PaneProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -184,16 +185,20 @@ class RelaunchTest {
   }
 
   /**
-   * What runs under the pane: the CLI's process of pid {@code pids}'s first (its new one under
-   * another), and a tool it runs (a pid of the form {@code 100+git}).
+   * What runs under the pane: the CLI's process of pid {@code pids}'s first (a pid under 150 has
+   * run a minute, one from 150 on has just started: its new one, a twin or a tool), and a tool it
+   * runs (a pid of the form {@code 150+git}).
    */
-  private static Map<Long, String> running(String pids) {
-    Map<Long, String> running = new LinkedHashMap<>();
+  private static Map<Long, PaneProcess> running(String pids) {
+    Map<Long, PaneProcess> running = new LinkedHashMap<>();
     for (String pid : pids.split(" ")) {
       String[] tool = pid.split("\\+");
+      long id = Long.parseLong(tool[0]);
       running.put(
-          Long.parseLong(tool[0]),
-          tool.length > 1 ? tool[1] : "node --max-old-space-size=8192 /usr/bin/gemini");
+          id,
+          new PaneProcess(
+              tool.length > 1 ? tool[1] : "node --max-old-space-size=8192 /usr/bin/gemini",
+              id < 150 ? 60_000 : 50));
     }
     return running;
   }

@@ -2,6 +2,7 @@ package dev.clique.engine.testing;
 
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.PaneProcess;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ public final class FakeTmux implements Tmux {
     public volatile String command = "bash";
 
     /** The processes under the pane's, as {@link Tmux#descendants} gives them. */
-    public volatile Map<Long, String> descendants = Map.of();
+    public volatile Map<Long, PaneProcess> descendants = Map.of();
 
     public volatile long rss = 4096;
 
@@ -198,7 +199,7 @@ public final class FakeTmux implements Tmux {
   }
 
   @Override
-  public synchronized Map<Long, String> descendants(PaneInfo pane) {
+  public synchronized Map<Long, PaneProcess> descendants(PaneInfo pane) {
     FakePane fake = sessions.get(pane.session());
     return fake == null ? Map.of() : fake.descendants;
   }

@@ -58,8 +58,15 @@ class ProcFsTest {
     children(13, ""); // 12 is gone: its children cannot be read
     Files.write(
         root.resolve("11/cmdline"), "node\0/usr/bin/gemini\0".getBytes(StandardCharsets.UTF_8));
+    Files.writeString(root.resolve("uptime"), "1000.50 1900.00\n");
+    // starttime, field 22, in ticks since boot: 999.50 s
+    Files.writeString(
+        root.resolve("11/stat"), "11 (node) S 10 11 11 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99950 0\n");
     assertThat(new ProcFs(root).descendants(10))
-        .containsExactly(entry(11L, "node /usr/bin/gemini"), entry(12L, ""), entry(13L, ""));
+        .containsExactly(
+            entry(11L, new PaneProcess("node /usr/bin/gemini", 1_000)),
+            entry(12L, new PaneProcess("", -1)),
+            entry(13L, new PaneProcess("", -1)));
     assertThat(new ProcFs(root).descendants(99)).isEmpty();
   }
 
