@@ -176,6 +176,11 @@ final class SessionWatcher implements AutoCloseable {
    * asks (Enter, a choice's digit).
    */
   void input(String id, boolean submits) {
+    if (submits && detector.canRelaunch(id)) {
+      // Whether the keys answer its trust question decides whether it starts anew: the screen as
+      // it is now counts, not the last look (a client may have seen the question first).
+      capture(id);
+    }
     detector.input(id, submits);
     listSoon = true;
     publish();

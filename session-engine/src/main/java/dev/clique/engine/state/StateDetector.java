@@ -206,6 +206,12 @@ public final class StateDetector {
     return p != null && p.alive && p.relaunch.holds(now);
   }
 
+  /** Whether the session's CLI is one that starts itself anew once its folder is trusted. */
+  public synchronized boolean canRelaunch(String id) {
+    Pane p = panes.get(id);
+    return p != null && p.alive && p.cli != null && !p.cli.relaunch().isEmpty();
+  }
+
   /**
    * Whether the session's CLI is starting itself anew: what it shows meanwhile takes no input, so a
    * send waits for the new one (see {@link #RELAUNCH_WAIT_MILLIS}).
