@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.conformance.ScreenWatch.Look;
+import dev.clique.engine.tmux.TmuxException;
 import dev.clique.models.GeminiModelServer;
 import dev.clique.models.ScriptedModelServer;
 import java.io.IOException;
@@ -13,12 +14,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.RepetitionInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,6 +49,9 @@ class RealGeminiCliIT {
    * Between typing a prompt and pressing Enter: well past Gemini CLI's 30 ms fast-return window.
    */
   static final long SUBMIT_GAP_MILLIS = 200;
+
+  /** After its trust question, Gemini CLI starts itself anew within this, or never. */
+  static final Duration RELAUNCH_OR_NEVER = Duration.ofSeconds(5);
 
   /** How long the CLI may take to come up, or the model to be asked. */
   static final Duration STARTUP = Duration.ofSeconds(45);
@@ -106,9 +114,73 @@ class RealGeminiCliIT {
         .as("attention.kind on the trust screen (attention: %s)", reported.attention())
         .isEqualTo("trust");
 
+    Set<Long> before = pids(watch.processes());
     watch.send(Map.of("key", "Enter"));
-    Look ready = watch.awaitScreen("ready after trust", RealGeminiCliIT::started, STARTUP);
+    long answered = System.currentTimeMillis();
+    // Trusting makes it start itself anew: the prompt that takes input is the new process's. Its
+    // old one (drawn when its dialog closes before it exits) loses what is typed, and is working.
+    Look ready =
+        watch.pollUntil(
+            l ->
+                started(l.screen())
+                    && (relaunched(before) || l.at() - answered > RELAUNCH_OR_NEVER.toMillis()),
+            STARTUP);
+    if (ready == null) {
+      throw new AssertionError("no ready prompt after trust; last screen:\n" + watch.lastScreen());
+    }
+    watch.table("relaunched after trust", "yes", relaunched(before) ? "yes" : "no", -1, "");
     watch.expectState("ready after trust", ready, "idle");
+  }
+
+  /**
+   * Trusting the folder makes Gemini CLI relaunch itself, 250 ms after it drew "restarting", or
+   * never when its dialog closes first; meanwhile it may show its old input box again, and what is
+   * typed there is lost with that process. A prompt sent at once after the trust answer (odd
+   * rounds) or once a wait says the session is idle (even rounds) is answered, every time. The
+   * trust screen is answered once the engine said it waits, as a client that learns of it from the
+   * engine does.
+   */
+  @RepeatedTest(10)
+  @Timeout(value = 240, unit = TimeUnit.SECONDS)
+  void aPromptSentRightAfterTheTrustScreenIsAnswered(RepetitionInfo round) throws Exception {
+    model.then(new ScriptedModelServer.Step.Text("Answered after the trust screen."));
+    start(settings(true, true));
+    watch.awaitScreen("trust screen", s -> s.contains(TRUST_QUESTION), STARTUP);
+    Set<Long> before = pids(watch.processes());
+    watch.send(Map.of("key", "Enter"));
+    long trusted = System.currentTimeMillis();
+
+    boolean waitFirst = round.getCurrentRepetition() % 2 == 0;
+    if (waitFirst) {
+      HttpResponse<String> idle =
+          engine.get("/api/sessions/" + id + "/wait?for=idle&timeout=60", admin);
+      assertThat(idle.statusCode()).as("wait for idle: %s", idle.body()).isEqualTo(200);
+    }
+    long sending = System.currentTimeMillis();
+    Look sent = watch.send(Map.of("text", "Say something", "enter", true));
+    Look answered =
+        watch.pollUntil(
+            l -> ready(l.screen()) && l.screen().contains("Answered after the trust screen."),
+            Duration.ofSeconds(30));
+    watch.table(
+        "round " + round.getCurrentRepetition() + (waitFirst ? ", idle first" : ", at once"),
+        "answered",
+        answered == null ? "lost (model turns " + model.mainTurns() + ")" : "answered",
+        answered == null ? -1 : answered.at() - sent.at(),
+        "sent "
+            + (sending - trusted)
+            + " ms after the trust answer, send took "
+            + (sent.at() - sending)
+            + " ms | relaunched: "
+            + relaunched(before));
+    assertThat(answered)
+        .as(
+            "the prompt sent %s after trusting the folder was answered; model turns: %d;"
+                + " screen:%n%s",
+            waitFirst ? "once the session was idle" : "at once",
+            model.mainTurns(),
+            watch.lastScreen())
+        .isNotNull();
   }
 
   @Test
@@ -501,5 +573,20 @@ class RealGeminiCliIT {
 
   private static Duration seconds(long n) {
     return Duration.ofSeconds(n);
+  }
+
+  private static Set<Long> pids(List<ProcessHandle> processes) {
+    Set<Long> pids = new LinkedHashSet<>();
+    processes.forEach(p -> pids.add(p.pid()));
+    return pids;
+  }
+
+  /** Whether a process runs in the pane now that did not before. */
+  private boolean relaunched(Set<Long> before) {
+    try {
+      return !before.containsAll(pids(watch.processes()));
+    } catch (TmuxException e) {
+      return false;
+    }
   }
 }

@@ -174,6 +174,7 @@ public final class CliCatalogue {
               patterns.of("first_run", base == null ? List.of() : base.firstRun()),
               patterns.of("errors", base == null ? List.of() : base.errors()),
               patterns.of("working", base == null ? List.of() : base.working()),
+              patterns.of("relaunch", base == null ? List.of() : base.relaunch()),
               patterns.of("answer", base == null ? List.of() : base.answer()),
               patterns.of("title_working", base == null ? List.of() : base.titleWorking()),
               patterns.of("title_waiting", base == null ? List.of() : base.titleWaiting()),

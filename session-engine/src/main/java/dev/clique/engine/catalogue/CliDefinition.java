@@ -22,6 +22,9 @@ import java.util.regex.Pattern;
  * @param trust patterns of its first-run question whether to trust the folder
  * @param firstRun patterns of its other first-run screens (a theme, a sign-in, a key to approve)
  * @param working patterns of its last lines while it works ({@code esc to interrupt})
+ * @param relaunch patterns of its last lines that say it is about to start itself anew (Gemini CLI
+ *     after its folder was trusted): its process is replaced, and what it shows until then takes no
+ *     input
  * @param answer patterns of a line that starts an answer: an error above one is history
  * @param titleWorking patterns of the terminal title it sets while it works (a spinner frame)
  * @param titleWaiting patterns of the title it sets while a person must answer it
@@ -50,6 +53,7 @@ public record CliDefinition(
     List<Pattern> firstRun,
     List<Pattern> errors,
     List<Pattern> working,
+    List<Pattern> relaunch,
     List<Pattern> answer,
     List<Pattern> titleWorking,
     List<Pattern> titleWaiting,
@@ -69,6 +73,7 @@ public record CliDefinition(
     firstRun = List.copyOf(firstRun);
     errors = List.copyOf(errors);
     working = List.copyOf(working);
+    relaunch = List.copyOf(relaunch);
     answer = List.copyOf(answer);
     titleWorking = List.copyOf(titleWorking);
     titleWaiting = List.copyOf(titleWaiting);

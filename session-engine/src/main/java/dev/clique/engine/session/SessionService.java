@@ -42,6 +42,12 @@ public final class SessionService implements AutoCloseable {
   /** Most text one send types: one argument of tmux's, well under the kernel's 128 KiB. */
   static final int MAX_TEXT_BYTES = 65_536;
 
+  /**
+   * How long a send waits for a CLI that starts itself anew (its new process's first screen): past
+   * that, the keys go to whatever the pane shows.
+   */
+  static final long RELAUNCH_SEND_WAIT_MILLIS = 15_000;
+
   private final SessionStore store;
 
   /** Clique's own tmux server: where it starts sessions and looks for orphans. */
@@ -249,8 +255,15 @@ public final class SessionService implements AutoCloseable {
       throw badRequest("text is over " + MAX_TEXT_BYTES + " bytes, the most one send can type");
     }
     requireAlive(id);
+    try {
+      // Keys sent to a CLI that is starting itself anew would be lost with the old process.
+      watcher.awaitRelaunch(id, RELAUNCH_SEND_WAIT_MILLIS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new SessionException(SessionException.Kind.FAILED, "interrupted before typing", e);
+    }
     // Marked first, so no look between the keys and the mark can call the session idle.
-    watcher.input(id);
+    watcher.input(id, submits(text, enter, key));
     try {
       if (key != null) {
         tmux.sendKey(id, key);
@@ -263,6 +276,14 @@ public final class SessionService implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new SessionException(SessionException.Kind.FAILED, "interrupted before Enter", e);
     }
+  }
+
+  /** Whether keys answer what a screen asks: Enter, or a digit that picks a numbered choice. */
+  static boolean submits(String text, boolean enter, String key) {
+    if (key != null) {
+      return key.equals("Enter") || key.equals("C-m") || key.equals("KPEnter");
+    }
+    return enter || (text != null && text.length() == 1 && Character.isDigit(text.charAt(0)));
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.clique.engine.session;
 import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.PaneProcess;
 import dev.clique.engine.tmux.ServerPane;
 import dev.clique.engine.tmux.ServerWatch;
 import dev.clique.engine.tmux.Tmux;
@@ -157,6 +158,11 @@ final class SessionTmux implements Tmux {
   @Override
   public Foreground foreground(PaneInfo pane) {
     return own.foreground(pane);
+  }
+
+  @Override
+  public Map<Long, PaneProcess> descendants(PaneInfo pane) {
+    return own.descendants(pane); // read from /proc: the same for any pane
   }
 
   @Override

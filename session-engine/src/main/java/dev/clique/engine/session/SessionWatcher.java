@@ -96,6 +96,9 @@ final class SessionWatcher implements AutoCloseable {
   /** How long a pane no record names is left to the engine that is recording it. */
   static final long STRANGER_GRACE_MILLIS = 10_000;
 
+  /** How often a send held back by a CLI that starts itself anew asks whether it has. */
+  static final long RELAUNCH_POLL_MILLIS = 25;
+
   private final Map<String, Long> strangers = new HashMap<>(); // guarded by lock
   private volatile Runnable onStrangers;
   private volatile Runnable strangersSettled;
@@ -157,9 +160,28 @@ final class SessionWatcher implements AutoCloseable {
     publish();
   }
 
-  /** Something was typed into session {@code id}. */
-  void input(String id) {
-    detector.input(id);
+  /**
+   * Waits while session {@code id}'s CLI starts itself anew (what its old screen is sent is lost
+   * with it), at most {@code maxMillis}; the watcher's own ticks end the wait.
+   */
+  void awaitRelaunch(String id, long maxMillis) throws InterruptedException {
+    long deadline = System.nanoTime() + maxMillis * 1_000_000;
+    while (detector.relaunching(id) && System.nanoTime() < deadline) {
+      Thread.sleep(RELAUNCH_POLL_MILLIS);
+    }
+  }
+
+  /**
+   * Something was typed into session {@code id}; {@code submits}: keys that answer what its screen
+   * asks (Enter, a choice's digit).
+   */
+  void input(String id, boolean submits) {
+    if (submits && detector.canRelaunch(id)) {
+      // Whether the keys answer its trust question decides whether it starts anew: the screen as
+      // it is now counts, not the last look (a client may have seen the question first).
+      capture(id);
+    }
+    detector.input(id, submits);
     listSoon = true;
     publish();
     if (!closed) {
@@ -252,6 +274,9 @@ final class SessionWatcher implements AutoCloseable {
         if (pane != null && detector.wantsForeground(id) && (listed || detector.settling(id))) {
           detector.foreground(id, tmux.foreground(pane));
           looked = true;
+        }
+        if (pane != null && detector.wantsProcesses(id)) {
+          detector.processes(id, tmux.descendants(pane));
         }
       }
       for (String id : ids) {

@@ -108,6 +108,14 @@ public final class ScreenReader {
     return asked != null ? asked : Reading.nothing(last);
   }
 
+  /**
+   * The line saying the CLI is about to start itself anew ({@code relaunch} in {@code clis.toml}),
+   * or null.
+   */
+  static String relaunch(List<String> lines, CliDefinition cli) {
+    return cli == null ? null : find(lines, CLI_WINDOW, cli.relaunch());
+  }
+
   private static Reading withLine(Reading reading, String line) {
     return new Reading(
         reading.kind(),

@@ -3,6 +3,7 @@ package dev.clique.engine.state;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.PaneProcess;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
@@ -77,6 +78,32 @@ public final class StateDetector {
    * s), and to take down a question it was answered (Gemini CLI: ~0.4 s): input is work meanwhile.
    */
   static final long INPUT_SETTLE_MILLIS = 600;
+
+  /**
+   * How long a CLI that said it starts itself anew may take to do so (Gemini CLI: 250 ms, then its
+   * clean-up; or never, when its dialog closed first): until a new process runs under the pane or
+   * this passed, what it shows takes no input.
+   */
+  static final long RELAUNCH_WAIT_MILLIS = 5_000;
+
+  /**
+   * After its trust question was answered, how long a CLI that starts itself anew then may take to
+   * say so (2 s seen under load; a choice of not trusting says nothing, and is held as long); the
+   * line may show for only a quarter of a second, so its screen is looked at often meanwhile.
+   */
+  static final long RELAUNCH_LOOK_MILLIS = 5_000;
+
+  /** How often meanwhile, and until the new process drew its first screen. */
+  static final long RELAUNCH_LOOK_EVERY_MILLIS = 100;
+
+  /**
+   * A process under the pane that has run this long when the CLI says it starts anew is one of its
+   * own; the tools it runs ({@code ps}, {@code git}) end within moments.
+   */
+  static final long OWN_PROCESS_MILLIS = 1_000;
+
+  /** How long the new process may take to draw its first screen once it replaced the old one. */
+  static final long SUCCESSOR_WAIT_MILLIS = 30_000;
 
   private final Clock clock;
   private final Map<String, Pane> panes = new HashMap<>();
@@ -156,8 +183,54 @@ public final class StateDetector {
     }
   }
 
+  /**
+   * The processes under the pane's now, asked while {@link #wantsProcesses} says so: a CLI that
+   * said it starts itself anew has done so once a process of the same command line as one of its
+   * own that ended runs under a new pid (the tools it runs come and go beside it).
+   */
+  public synchronized void processes(String id, Map<Long, PaneProcess> running) {
+    Pane p = panes.get(id);
+    if (p != null && p.alive) {
+      p.relaunch.processes(Map.copyOf(running), clock.millis());
+    }
+  }
+
+  /**
+   * Whether the processes under the session's pane should be watched: its CLI said it starts itself
+   * anew, or it may be about to (its trust question was answered), and those before are what the
+   * new ones are told from.
+   */
+  public synchronized boolean wantsProcesses(String id) {
+    Pane p = panes.get(id);
+    long now = clock.millis();
+    return p != null && p.alive && p.relaunch.holds(now);
+  }
+
+  /** Whether the session's CLI is one that starts itself anew once its folder is trusted. */
+  public synchronized boolean canRelaunch(String id) {
+    Pane p = panes.get(id);
+    return p != null && p.alive && p.cli != null && !p.cli.relaunch().isEmpty();
+  }
+
+  /**
+   * Whether the session's CLI is starting itself anew: what it shows meanwhile takes no input, so a
+   * send waits for the new one (see {@link #RELAUNCH_WAIT_MILLIS}).
+   */
+  public synchronized boolean relaunching(String id) {
+    Pane p = panes.get(id);
+    return p != null && p.alive && p.relaunch.holds(clock.millis());
+  }
+
   /** Something was typed into the pane: it will echo, and a command may start. */
   public synchronized void input(String id) {
+    input(id, false);
+  }
+
+  /**
+   * As {@link #input(String)}; {@code submits}: the keys answer what the screen asks (Enter, a
+   * choice's digit), so an answered trust question may make the CLI start itself anew.
+   */
+  public synchronized void input(String id, boolean submits) {
     Pane p = panes.get(id);
     if (p == null) {
       return;
@@ -165,6 +238,13 @@ public final class StateDetector {
     long now = clock.millis();
     p.inputAt = now;
     p.report = null; // what the CLI said held until now: the person answered it
+    if (submits
+        && p.cli != null
+        && !p.cli.relaunch().isEmpty()
+        && p.reading != null
+        && "trust".equals(p.reading.attention())) {
+      p.relaunch.answered(now); // trusting the folder is what makes such a CLI start anew
+    }
     if (!p.shell) {
       p.output(now);
     }
@@ -212,6 +292,7 @@ public final class StateDetector {
     p.screenHash = hash;
     p.screenAt = now;
     Reading reading = ScreenReader.read(lines, p.cli);
+    p.relaunch.screen(ScreenReader.relaunch(lines, p.cli), now, p.screenChangedAt);
     if (p.shell) {
       p.asksAtCursor(captured, reading);
     }
@@ -240,6 +321,10 @@ public final class StateDetector {
       return false;
     }
     long now = clock.millis();
+    if (p.relaunch.holds(now)
+        && (p.screenAt < 0 || now - p.screenAt >= RELAUNCH_LOOK_EVERY_MILLIS)) {
+      return true; // the line that says it starts anew, then the new process's first screen
+    }
     if (p.report != null && p.reportAt >= p.screenAt) {
       // The CLI just told of itself (a hook): its screen may have turned with it (Copilot's last
       // failed retry draws its error as it fires its hook), so the screen counts at once.
@@ -277,7 +362,10 @@ public final class StateDetector {
       return false;
     }
     long now = clock.millis();
-    return p.commandRunning || (p.inputAt >= 0 && now - p.inputAt <= BUSY_MILLIS) || p.busy(now);
+    return p.commandRunning
+        || (p.inputAt >= 0 && now - p.inputAt <= BUSY_MILLIS)
+        || p.busy(now)
+        || p.relaunch.holds(now);
   }
 
   /**
@@ -303,6 +391,10 @@ public final class StateDetector {
     long now = clock.millis();
     long lastOutput = Math.max(0, p.lastOutput);
     Signal signal = p.freshSignal();
+    if (p.relaunch.holds(now)) {
+      return Verdict.working(
+          signal, lastOutput, new StateSource(StateSource.PANE, p.relaunch.why()));
+    }
     Reading reading = p.reading == null ? Reading.nothing("") : p.reading;
     // The CLI's own question, on a screen taken since the last input: it beats output that only
     // looks like work (a bullet that blinks while it waits) and a hook that said "working".
@@ -497,6 +589,8 @@ public final class StateDetector {
 
     long titleTurnedAt = -1;
 
+    final Relaunch relaunch = new Relaunch();
+
     /** A new title; when it turns from one kind to another (working, asking, neither), noted. */
     void retitled(String next, long now) {
       String before = title;
@@ -572,6 +666,7 @@ public final class StateDetector {
       proofStretch = -1;
       signal = Signal.NONE;
       report = null;
+      relaunch.clear();
     }
 
     /**
@@ -618,6 +713,152 @@ public final class StateDetector {
         return Signal.NONE;
       }
       return lastOutput > signalAt + SIGNAL_GRACE_MILLIS ? Signal.NONE : signal;
+    }
+  }
+
+  /**
+   * A CLI that starts itself anew once its trust question is answered (Gemini CLI, Qwen Code: it
+   * exits and its parent starts a new process): from the answer until the line that says so, and
+   * from that line until a new process runs under the pane and the new one drew a screen (or
+   * plainly it did not happen), the screen is the old process's, and what is typed into it is lost.
+   */
+  private static final class Relaunch {
+    /** When input answered its trust question (-1: none lately). */
+    long answeredAt = -1;
+
+    /** When the line was first seen (-1: no relaunch announced), and the line. */
+    long since = -1;
+
+    String line = "";
+
+    /** The processes at the last look before the line, and when (-1: never). */
+    Map<Long, PaneProcess> known;
+
+    long knownAt = -1;
+
+    /**
+     * The CLI's own processes before the line: those that had run a while by then, not the tools it
+     * runs and ends ({@code ps}, {@code git}: again and again with the same command line). Null:
+     * not known yet; the next look gives them.
+     */
+    Map<Long, String> before;
+
+    /** A process that may be one of them started anew, and when it was first seen (-1: none). */
+    long candidate = -1;
+
+    long candidateAt = -1;
+
+    /** When one of them was first seen started anew, once it was still there a look later. */
+    long replacedAt = -1;
+
+    /** When a screen unlike the one before was last captured. */
+    long screenChangedAt = -1;
+
+    /** Off once a relaunch was noted, until a screen without the line: one line, one relaunch. */
+    boolean armed = true;
+
+    void answered(long now) {
+      answeredAt = now;
+    }
+
+    void screen(String saying, long now, long changedAt) {
+      screenChangedAt = changedAt;
+      if (saying == null) {
+        armed = armed || since < 0;
+      } else if (armed && since < 0) {
+        armed = false;
+        since = now;
+        line = saying;
+        // Processes looked at a moment ago are those that drew the line; older ones may not be.
+        boolean fresh = knownAt >= 0 && now - knownAt <= RELAUNCH_LOOK_EVERY_MILLIS;
+        before = fresh ? own(known) : null;
+        answeredAt = -1;
+        candidate = -1;
+        replacedAt = -1;
+      }
+      if (since >= 0 && !pending(now)) {
+        clear();
+      }
+    }
+
+    /** The command lines of those of {@code running} that have run a while. */
+    private static Map<Long, String> own(Map<Long, PaneProcess> running) {
+      Map<Long, String> own = new HashMap<>();
+      running.forEach(
+          (pid, process) -> {
+            if (process.ageMillis() >= OWN_PROCESS_MILLIS && !process.commandLine().isEmpty()) {
+              own.put(pid, process.commandLine());
+            }
+          });
+      return own;
+    }
+
+    void processes(Map<Long, PaneProcess> running, long now) {
+      if (since < 0) {
+        known = running;
+        knownAt = now;
+      } else if (before == null) {
+        before = own(running);
+      } else if (replacedAt < 0) {
+        if (candidate >= 0 && running.containsKey(candidate)) {
+          if (now - candidateAt >= RELAUNCH_LOOK_EVERY_MILLIS) {
+            replacedAt = candidateAt; // it stayed: a successor, not a tool run and gone
+          }
+        } else {
+          candidate = startedAnew(running);
+          candidateAt = now;
+        }
+      }
+    }
+
+    /**
+     * A process of the same command line as one of the CLI's own that has ended, under a new pid;
+     * -1 when none.
+     */
+    private long startedAnew(Map<Long, PaneProcess> running) {
+      for (Map.Entry<Long, PaneProcess> now : running.entrySet()) {
+        if (before.containsKey(now.getKey())) {
+          continue;
+        }
+        for (Map.Entry<Long, String> was : before.entrySet()) {
+          if (!running.containsKey(was.getKey())
+              && was.getValue().equals(now.getValue().commandLine())) {
+            return now.getKey();
+          }
+        }
+      }
+      return -1;
+    }
+
+    /** Whether what the screen shows is the old process's, about to be replaced. */
+    boolean holds(long now) {
+      return pending(now)
+          || (since < 0 && answeredAt >= 0 && now - answeredAt <= RELAUNCH_LOOK_MILLIS);
+    }
+
+    private boolean pending(long now) {
+      if (since < 0) {
+        return false;
+      }
+      if (replacedAt < 0) {
+        return now - since <= RELAUNCH_WAIT_MILLIS;
+      }
+      return screenChangedAt <= replacedAt && now - replacedAt <= SUCCESSOR_WAIT_MILLIS;
+    }
+
+    String why() {
+      return since >= 0
+          ? "it starts itself anew: " + line
+          : "its trust question was answered: it may start itself anew";
+    }
+
+    void clear() {
+      since = -1;
+      line = "";
+      before = null;
+      candidate = -1;
+      replacedAt = -1;
+      answeredAt = -1;
     }
   }
 }

@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +24,12 @@ import java.util.Set;
  * /proc}) it answers {@link Foreground#UNKNOWN} and zero bytes.
  */
 final class ProcFs {
+  /** A pane's process tree is a handful of processes: a walk stops past this many. */
+  static final int MAX_DESCENDANTS = 4_096;
+
+  /** The kernel's clock ticks per second ({@code USER_HZ}), in which {@code stat} counts. */
+  static final long TICKS_PER_SECOND = 100;
+
   private final Path root;
 
   ProcFs(Path root) {
@@ -51,6 +58,60 @@ final class ProcFs {
       return Foreground.UNKNOWN;
     }
     return tpgid == pgrp ? Foreground.SHELL : Foreground.COMMAND;
+  }
+
+  /**
+   * Every process under {@code pid} (its children, theirs, ...), by pid, in the order found; empty
+   * when none or unreadable.
+   */
+  Map<Long, PaneProcess> descendants(long pid) {
+    Map<Long, PaneProcess> found = new LinkedHashMap<>();
+    long upMillis = uptimeMillis();
+    Deque<Long> parents = new ArrayDeque<>();
+    if (pid > 0) {
+      parents.add(pid);
+    }
+    while (!parents.isEmpty() && found.size() < MAX_DESCENDANTS) {
+      long parent = parents.poll();
+      String children;
+      try {
+        children = Files.readString(root.resolve(parent + "/task/" + parent + "/children"));
+      } catch (IOException e) {
+        continue; // gone, or not this kernel's
+      }
+      for (String child : children.trim().split("\\s+")) {
+        if (!child.isEmpty()) {
+          long id = parse(child);
+          String[] stat = statFields(id);
+          long age =
+              stat == null || stat.length < 20 || upMillis < 0
+                  ? -1
+                  : upMillis - parse(stat[19]) * 1000 / TICKS_PER_SECOND;
+          found.put(id, new PaneProcess(commandLine(id), age));
+          parents.add(id);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Milliseconds since boot, as {@code /proc/uptime} says; -1 when it cannot be read. */
+  private long uptimeMillis() {
+    try {
+      String uptime = Files.readString(root.resolve("uptime")).strip();
+      return (long) (Double.parseDouble(uptime.substring(0, uptime.indexOf(' '))) * 1000);
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  private String commandLine(long pid) {
+    try {
+      byte[] bytes = Files.readAllBytes(root.resolve(pid + "/cmdline"));
+      return new String(bytes, StandardCharsets.UTF_8).replace('\0', ' ').strip();
+    } catch (IOException e) {
+      return ""; // gone already
+    }
   }
 
   /** Whether the process has ended and waits for its parent to hear of it. */

@@ -54,6 +54,12 @@ public interface Tmux {
   Foreground foreground(PaneInfo pane);
 
   /**
+   * Every process under the pane's process, by pid, with its command line (empty when none, or
+   * unreadable): a CLI that starts itself anew shows here. Starts no process.
+   */
+  Map<Long, PaneProcess> descendants(PaneInfo pane);
+
+  /**
    * The values of {@code names} in the environment the pane's process was started with (unset names
    * left out), or {@code null} when the process has gone or cannot be read. Starts no process.
    */

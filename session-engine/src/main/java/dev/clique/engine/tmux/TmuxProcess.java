@@ -520,6 +520,11 @@ public final class TmuxProcess implements Tmux {
   }
 
   @Override
+  public Map<Long, PaneProcess> descendants(PaneInfo pane) {
+    return proc.descendants(pane.pid());
+  }
+
+  @Override
   public String currentCommand(PaneInfo pane) {
     return pane.command().isEmpty() ? proc.foregroundCommand(pane.pid()) : pane.command();
   }

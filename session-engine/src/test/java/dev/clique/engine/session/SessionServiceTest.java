@@ -9,6 +9,7 @@ import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.testing.FakeTmux;
 import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.tmux.Foreground;
+import dev.clique.engine.tmux.PaneProcess;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
 import dev.clique.engine.token.TokenStore;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -125,6 +127,64 @@ class SessionServiceTest {
     service.send(id, "ignored", true, "C-c");
     assertThat(tmux.pane(id).typed)
         .containsExactly("text:echo C-c Enter; ls", "key:Enter", "text:partial", "key:C-c");
+  }
+
+  /**
+   * Keys sent while a CLI starts itself anew would go to the old process and be lost with it: the
+   * send waits until the new process drew its screen.
+   */
+  @Test
+  void aSendWaitsWhileTheCliStartsItselfAnew() throws Exception {
+    Path catalogue = dir.resolve("relauncher.toml");
+    Files.writeString(
+        catalogue,
+        "[cli.relauncher]\ncommand = \"bash\"\ntrust = [\"Trust this folder\\\\?\"]\n"
+            + "relaunch = [\"restarting to apply\"]\n");
+    service.close();
+    service =
+        new SessionService(
+            SessionStore.open(dir.resolve("state.json")),
+            tmux,
+            CliCatalogue.load(
+                catalogue, Map.of("PATH", System.getenv("PATH"), "HOME", dir.toString())),
+            tokens,
+            clock,
+            () -> "http://127.0.0.1:3200");
+    String id = service.create(new NewSession("relauncher", dir.toString(), "r", null)).id();
+    FakeTmux.FakePane pane = tmux.pane(id);
+    pane.descendants = Map.of(100L, new PaneProcess("relauncher", 60_000));
+    tmux.print(id, "Loading...\n");
+    run(3_000);
+    // The question comes up and is answered before the watcher looked again: the answer still
+    // counts.
+    tmux.print(id, "Trust this folder?\n> 1. Yes\n");
+
+    service.send(id, null, false, "Enter");
+    tick(SessionWatcher.TICK_MILLIS);
+    tmux.print(id, "Trust this folder?\n> 1. Yes\nrestarting to apply the trust changes...\n");
+    run(200);
+    assertThat(state(id)).isEqualTo("working");
+
+    CompletableFuture<Void> sent =
+        CompletableFuture.runAsync(
+            () -> {
+              try {
+                service.send(id, "hello", false, null);
+              } catch (SessionException e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    Thread.sleep(300);
+    assertThat(sent).as("the send while the old process is still there").isNotDone();
+    assertThat(pane.typed).containsExactly("key:Enter");
+
+    pane.descendants = Map.of(200L, new PaneProcess("relauncher", 50)); // started anew
+    run(200);
+    assertThat(sent).isNotDone(); // the new one has not drawn yet
+    tmux.print(id, "restarting to apply the trust changes...\nWelcome\n> \n");
+    run(200);
+    sent.get(5, TimeUnit.SECONDS);
+    assertThat(pane.typed).containsExactly("key:Enter", "text:hello");
   }
 
   @Test

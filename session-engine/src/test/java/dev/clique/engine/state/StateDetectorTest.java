@@ -24,6 +24,11 @@ class StateDetectorTest {
   private long activity;
 
   private static CliDefinition cli(String id, List<Pattern> waiting, List<Pattern> errors) {
+    return cli(id, waiting, errors, List.of());
+  }
+
+  private static CliDefinition cli(
+      String id, List<Pattern> waiting, List<Pattern> errors, List<Pattern> relaunch) {
     List<Pattern> none = List.of();
     return new CliDefinition(
         id,
@@ -42,6 +47,7 @@ class StateDetectorTest {
         none,
         errors,
         none,
+        relaunch,
         none,
         none,
         none,
@@ -286,6 +292,7 @@ class StateDetectorTest {
             none,
             none,
             List.of(Pattern.compile("esc to cancel")),
+            none,
             none,
             none,
             none,

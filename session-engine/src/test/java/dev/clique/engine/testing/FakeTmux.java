@@ -2,6 +2,7 @@ package dev.clique.engine.testing;
 
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
+import dev.clique.engine.tmux.PaneProcess;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
 import java.nio.file.Path;
@@ -43,6 +44,10 @@ public final class FakeTmux implements Tmux {
     public volatile String history = "";
     public volatile Foreground foreground = Foreground.SHELL;
     public volatile String command = "bash";
+
+    /** The processes under the pane's, as {@link Tmux#descendants} gives them. */
+    public volatile Map<Long, PaneProcess> descendants = Map.of();
+
     public volatile long rss = 4096;
 
     /** Whether typed text shows on the screen, as a terminal echoes it. */
@@ -191,6 +196,12 @@ public final class FakeTmux implements Tmux {
   public synchronized Foreground foreground(PaneInfo pane) {
     FakePane fake = sessions.get(pane.session());
     return fake == null ? Foreground.UNKNOWN : fake.foreground;
+  }
+
+  @Override
+  public synchronized Map<Long, PaneProcess> descendants(PaneInfo pane) {
+    FakePane fake = sessions.get(pane.session());
+    return fake == null ? Map.of() : fake.descendants;
   }
 
   @Override

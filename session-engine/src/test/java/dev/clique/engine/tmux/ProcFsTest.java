@@ -1,6 +1,7 @@
 package dev.clique.engine.tmux;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,6 +49,30 @@ class ProcFsTest {
     assertThat(marked).containsOnlyKeys("s1", "s2");
     assertThat(marked.get("s1")).containsExactlyInAnyOrder(100L, 103L);
     assertThat(marked.get("s2")).containsExactly(102L);
+  }
+
+  @Test
+  void theProcessesUnderAPaneAreItsChildrenAndTheirsWhateverIsGone() throws IOException {
+    children(10, "11 12 ");
+    children(11, "13");
+    children(13, ""); // 12 is gone: its children cannot be read
+    Files.write(
+        root.resolve("11/cmdline"), "node\0/usr/bin/gemini\0".getBytes(StandardCharsets.UTF_8));
+    Files.writeString(root.resolve("uptime"), "1000.50 1900.00\n");
+    // starttime, field 22, in ticks since boot: 999.50 s
+    Files.writeString(
+        root.resolve("11/stat"), "11 (node) S 10 11 11 0 -1 0 0 0 0 0 0 0 0 0 20 0 1 0 99950 0\n");
+    assertThat(new ProcFs(root).descendants(10))
+        .containsExactly(
+            entry(11L, new PaneProcess("node /usr/bin/gemini", 1_000)),
+            entry(12L, new PaneProcess("", -1)),
+            entry(13L, new PaneProcess("", -1)));
+    assertThat(new ProcFs(root).descendants(99)).isEmpty();
+  }
+
+  private void children(long pid, String pids) throws IOException {
+    Path task = Files.createDirectories(root.resolve(pid + "/task/" + pid));
+    Files.writeString(task.resolve("children"), pids);
   }
 
   private void process(long pid, String comm, String environ) throws IOException {
