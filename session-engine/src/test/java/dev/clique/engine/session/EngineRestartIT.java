@@ -116,8 +116,10 @@ class EngineRestartIT {
         System.nanoTime()
             + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(
                 SessionWatcher.STRANGER_GRACE_MILLIS + 10_000);
+    // Its record is written a moment before the engine's next look at its pane: alive by then.
     Map<String, JsonNode> sessions = byId(api.get("/api/state").body());
-    while (!sessions.containsKey(late) && System.nanoTime() < deadline) {
+    while (!(sessions.containsKey(late) && sessions.get(late).get("alive").asBoolean())
+        && System.nanoTime() < deadline) {
       Thread.sleep(200);
       sessions = byId(api.get("/api/state").body());
     }
