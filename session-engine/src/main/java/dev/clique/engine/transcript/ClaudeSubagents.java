@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * <id>/subagents/agent-<agent id>.jsonl}, or a folder or two further down (a workflow's agents:
  * {@code subagents/workflows/<run id>/}). Each is a file of its own that only grows, with the same
  * records as the session's file, every one marked {@code isSidechain} and carrying its {@code
- * agentId}.
+ * agentId}; the {@code agent-<agent id>.meta.json} beside it holds no usage and is not read.
  */
 final class ClaudeSubagents {
 
