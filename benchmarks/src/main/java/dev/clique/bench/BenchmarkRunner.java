@@ -25,6 +25,7 @@ public final class BenchmarkRunner {
         new EngineBenchmark(),
         new IdleCostBenchmark(),
         new ConversationBenchmark(),
+        new UsageBenchmark(),
         new ReleaseBenchmark(),
         new RealCliBenchmark(),
         new JmhBenchmark());

@@ -118,7 +118,8 @@ public final class Usage {
   }
 
   /**
-   * How many model answers the sums cover.
+   * How many model answers of the session's own conversation the sums cover; its sub-agents'
+   * answers are in the sums, not in this count.
    *
    * @return the count, when the engine sends it
    */

@@ -120,7 +120,12 @@ final class Schemas {
     p.put("cache_read_tokens", typed("integer", "Input tokens read from the prompt cache."));
     p.put("cache_write_tokens", typed("integer", "Input tokens written to the prompt cache."));
     p.put("reasoning_tokens", typed("integer", "The part of output_tokens spent thinking."));
-    p.put("turns", typed("integer", "How many model answers the sums cover."));
+    p.put(
+        "turns",
+        typed(
+            "integer",
+            "How many answers of the session's own conversation the sums cover (its sub-agents' are"
+                + " in the sums, not here)."));
     p.put("source", typed("string", "The file read: claude transcript, codex rollout, ..."));
     p.put("partial", typed("boolean", "True when only the end of a huge file was summed."));
     p.put(

@@ -1,6 +1,8 @@
 package dev.clique.engine.transcript;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -10,8 +12,9 @@ import java.util.Set;
  * {@code cache_creation_input_tokens}, {@code output_tokens_details.thinking_tokens}) and {@code
  * message.model}. One response is written as one record per content block, all with its {@code
  * message.id} and its usage: it is counted once, with the usage of its last record. Side chains
- * (older versions' sub-agents, in the same file) count to the sums, not to the context. No record
- * says the context window.
+ * ({@code isSidechain}: older versions' sub-agents, in the same file) count to the sums, not to the
+ * turns, the model or the context; today's sub-agents write files of their own ({@link
+ * #subagentFiles}), whose records are side chains too. No record says the context window.
  */
 final class ClaudeUsageReader implements UsageReader {
 
@@ -43,6 +46,11 @@ final class ClaudeUsageReader implements UsageReader {
     return new ClaudeTally();
   }
 
+  @Override
+  public SubagentFiles subagentFiles(Path sessionFile) throws IOException {
+    return ClaudeSubagents.of(sessionFile);
+  }
+
   /** One API response, as its last record so far tells it. */
   private record Response(String id, JsonNode usage, String model, boolean sidechain) {}
 
@@ -55,7 +63,12 @@ final class ClaudeUsageReader implements UsageReader {
     private final TokenCount longWrites = new TokenCount();
     private final CostBasis.Tally basis = new CostBasis.Tally(true);
     private long turns;
+    private long responses;
     private String model;
+
+    /** The model of the last side-chain answer: the model of a file that holds no other. */
+    private String sideModel;
+
     private Long context;
 
     /** The response being read: more of its blocks may follow, so it is not counted yet. */
@@ -106,10 +119,13 @@ final class ClaudeUsageReader implements UsageReader {
       cacheWrite.add(usage.get("cache_creation_input_tokens"));
       reasoning.add(usage.path("output_tokens_details").get("thinking_tokens"));
       longWrites.add(longWrites(usage));
-      turns++;
+      responses++;
       if (!response.sidechain()) {
+        turns++;
         model = response.model() == null ? model : response.model();
         context = contextOf(usage);
+      } else if (response.model() != null) {
+        sideModel = response.model();
       }
       if (response.id() != null) {
         counted.add(response.id());
@@ -141,7 +157,7 @@ final class ClaudeUsageReader implements UsageReader {
       boolean main = pending != null && !pending.sidechain();
       Usage usage =
           new Usage(
-              main && pending.model() != null ? pending.model() : model,
+              modelSoFar(main),
               plus(input.value(), field(last, "input_tokens")),
               plus(output.value(), field(last, "output_tokens")),
               plus(cacheRead.value(), field(last, "cache_read_input_tokens")),
@@ -151,16 +167,27 @@ final class ClaudeUsageReader implements UsageReader {
                   last == null
                       ? null
                       : TokenCount.of(last.path("output_tokens_details").get("thinking_tokens"))),
-              turns + (pending == null ? 0 : 1),
+              turns + (main ? 1 : 0),
               main ? contextOf(last) : context,
               null,
               SOURCE,
               partial);
       Long longWritten =
           plus(longWrites.value(), last == null ? null : TokenCount.of(longWrites(last)));
-      return usage.turns() == 0
+      return responses == 0 && pending == null
           ? UsageReport.NONE
           : new UsageReport(usage, null, basis.basis(longWritten));
+    }
+
+    /** The main conversation's last model; only for a file without one, its side chains'. */
+    private String modelSoFar(boolean pendingIsMain) {
+      if (pendingIsMain && pending.model() != null) {
+        return pending.model();
+      }
+      if (model != null || turns > 0) {
+        return model;
+      }
+      return pending != null && pending.model() != null ? pending.model() : sideModel;
     }
 
     private static Long field(JsonNode usage, String name) {

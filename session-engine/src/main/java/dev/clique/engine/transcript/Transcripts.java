@@ -3,6 +3,7 @@ package dev.clique.engine.transcript;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -65,7 +66,9 @@ public final class Transcripts {
   private final TranscriptReader qwenReader = new QwenTranscriptReader();
   private final TranscriptReader copilotReader = new CopilotTranscriptReader();
   private final TranscriptReader piReader = new PiTranscriptReader();
-  private final UsageCache usages = new UsageCache(tails.bytesRead());
+  private final UsageCache usages = new UsageCache(tails.bytesRead(), UsageCache.MAX_FILES);
+  private final UsageCache subagentUsages =
+      new UsageCache(tails.bytesRead(), UsageCache.MAX_SUBAGENT_FILES);
   private final UsageReader claudeUsage = new ClaudeUsageReader();
   private final UsageReader codexUsage = new CodexUsageReader();
   private final UsageReader geminiUsage = new GeminiUsageReader();
@@ -187,7 +190,7 @@ public final class Transcripts {
       Optional<Located> located = locate(request, roots);
       return located.isEmpty()
           ? UsageReport.NONE
-          : usages.report(located.get().source().usage(), located.get().file());
+          : usageOf(located.get().source().usage(), located.get().file());
     } catch (IOException | RuntimeException e) {
       Log.LOG.debug("usage of session {} not readable", request.sessionId(), e);
       return UsageReport.NONE;
@@ -221,7 +224,37 @@ public final class Transcripts {
 
   /** The usage of one known file, read by the usage reader of {@code kind}; for tests. */
   UsageReport usageOf(String kind, Path file) throws IOException {
-    return usages.report(sources(roots).get(kind).usage(), file);
+    return usageOf(sources(roots).get(kind).usage(), file);
+  }
+
+  /** The usage a session's file records, its sub-agents' files added. */
+  private UsageReport usageOf(UsageReader reader, Path file) throws IOException {
+    UsageReport own = usages.report(reader, file);
+    if (own.usage() == null) {
+      return own;
+    }
+    SubagentFiles subagents;
+    try {
+      subagents = reader.subagentFiles(file);
+    } catch (IOException e) {
+      Log.LOG.debug("sub-agents of {} not listed", file, e);
+      return own.plusSubagents(List.of(), true);
+    }
+    if (subagents.files().isEmpty() && !subagents.someLeftOut()) {
+      return own;
+    }
+    List<UsageReport> theirs = new ArrayList<>(subagents.files().size());
+    boolean someLeftOut = subagents.someLeftOut();
+    for (Path subagent : subagents.files()) {
+      try {
+        theirs.add(subagentUsages.report(reader, subagent));
+      } catch (IOException e) {
+        // One sub-agent's file that cannot be read costs its share, and says so: partial.
+        Log.LOG.debug("sub-agent file {} not readable", subagent, e);
+        someLeftOut = true;
+      }
+    }
+    return own.plusSubagents(theirs, someLeftOut);
   }
 
   /** Every transcript byte read so far (tails, heads and usage); for tests and the benchmark. */

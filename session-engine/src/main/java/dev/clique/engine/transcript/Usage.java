@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * What a session has used, summed over its conversation from its CLI's own records. A count the CLI
- * does not record is {@code null} (and left out of the JSON), never 0.
+ * What a session has used, summed over its conversation and its sub-agents' from its CLI's own
+ * records. A count the CLI does not record is {@code null} (and left out of the JSON), never 0.
  *
  * <p>The token counts do not overlap, whatever each CLI calls them: {@code input_tokens} is the
  * input neither read from nor written to the prompt cache, {@code cache_read_tokens} and {@code
@@ -24,8 +24,10 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param cacheReadTokens input tokens read from the prompt cache
  * @param cacheWriteTokens input tokens written to the prompt cache
  * @param reasoningTokens the part of {@code outputTokens} spent thinking
- * @param turns how many model answers the sums cover
- * @param contextTokens what the last request sent: its whole input, cached or not
+ * @param turns how many model answers of the session's own conversation the sums cover; its
+ *     sub-agents' answers (Claude Code's side chains) are in the sums, not in this count
+ * @param contextTokens what the last request of the session's own conversation sent: its whole
+ *     input, cached or not
  * @param contextWindow the model's context window, when the CLI records it
  * @param source the kind of file read, e.g. {@code "claude transcript"}
  * @param partial {@code true} when the file was too large to read from its start, so the sums cover

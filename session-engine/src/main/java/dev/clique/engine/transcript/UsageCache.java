@@ -11,14 +11,19 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The running usage of the transcript files read lately, keyed by file. Holds at most {@link
- * #MAX_FILES} files; the least recently asked is dropped first (and tallied afresh if asked again).
+ * The running usage of the transcript files read lately, keyed by file. Holds at most its capacity
+ * of files ({@link #MAX_FILES} sessions' files, or {@link #MAX_SUBAGENT_FILES} sub-agents'); the
+ * least recently asked is dropped first (and tallied afresh if asked again).
  */
 final class UsageCache {
 
   static final int MAX_FILES = 64;
 
+  /** Sub-agents' files: several a session, each small, and each asked with its session's. */
+  static final int MAX_SUBAGENT_FILES = 512;
+
   private final AtomicLong bytesRead;
+  private final int capacity;
 
   private final Map<Path, UsageFile> files =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -26,12 +31,13 @@ final class UsageCache {
 
         @Override
         protected boolean removeEldestEntry(Map.Entry<Path, UsageFile> eldest) {
-          return size() > MAX_FILES;
+          return size() > capacity;
         }
       };
 
-  UsageCache(AtomicLong bytesRead) {
+  UsageCache(AtomicLong bytesRead, int capacity) {
     this.bytesRead = bytesRead;
+    this.capacity = capacity;
   }
 
   /**

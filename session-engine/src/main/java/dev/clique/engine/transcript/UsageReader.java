@@ -1,6 +1,8 @@
 package dev.clique.engine.transcript;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Path;
 
 /**
  * One CLI's records of what its requests used: which lines hold them, and a running tally that
@@ -23,6 +25,15 @@ interface UsageReader {
 
   /** A tally of a file read from its start (or, for a huge file, from a line near its end). */
   Tally tally();
+
+  /**
+   * The files where the sub-agents of the session whose transcript is {@code sessionFile} record
+   * their own requests, billed to the session: their sums count to its usage. None for a CLI whose
+   * sub-agents write into the session's own file, or that has none.
+   */
+  default SubagentFiles subagentFiles(Path sessionFile) throws IOException {
+    return SubagentFiles.NONE;
+  }
 
   /** The usage of the lines of one file so far. Not thread-safe: its file reads one at a time. */
   interface Tally {

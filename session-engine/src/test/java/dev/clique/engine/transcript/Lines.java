@@ -1,9 +1,11 @@
 package dev.clique.engine.transcript;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +48,21 @@ final class Lines {
         .put("cache_read_input_tokens", 0)
         .put("output_tokens", output);
     return line.toString();
+  }
+
+  /** A sub-agent's answer, as its own file records it: a side chain carrying its agent's id. */
+  static String claudeSubagentAnswer(String agentId, String messageId, long input, long output) {
+    ObjectNode line = (ObjectNode) read(claudeAnswer(messageId, input, output));
+    line.put("isSidechain", true).put("agentId", agentId);
+    return line.toString();
+  }
+
+  private static JsonNode read(String json) {
+    try {
+      return JSON.readTree(json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   static String claudeToolResult(String output) {
