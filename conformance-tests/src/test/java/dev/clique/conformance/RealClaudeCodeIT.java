@@ -9,6 +9,7 @@ import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
 import dev.clique.models.AnthropicModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
+import dev.clique.models.ScriptedModelServer.Tokens;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -266,9 +268,11 @@ class RealClaudeCodeIT {
     String catalogue =
         "[cli.claude]\ncommand = \"env\"\nargs = [\"CLAUDE_CONFIG_DIR="
             + configDir
-            + "\", \""
+            + "\", \"CLAUDE_CODE_MAX_RETRIES=0\", \""
             + AgentClis.bin().resolve("claude")
             + "\", \"--session-id\", \"{id}\", \"--settings\", \"{hook_settings}\"]\n";
+    // Each answer reports these counts; Anthropic counts the cache apart from the input.
+    Tokens tokens = new Tokens(1234, 56, 700, 300);
     String[][] exchanges = {
       {"First prompt", "First answer."},
       {"Second prompt", "Second answer."},
@@ -277,6 +281,7 @@ class RealClaudeCodeIT {
     try (Rig rig = Rig.start("pane-config", Setup.READY, catalogue)) {
       // With CLAUDE_CONFIG_DIR, Claude Code keeps its .claude.json there too.
       Files.copy(rig.claudeHome.resolve(".claude.json"), configDir.resolve(".claude.json"));
+      rig.model.answering(tokens);
       long created = rig.create();
       rig.expect("ready prompt", readyPrompt(), "idle", created, START);
       for (String[] exchange : exchanges) {
@@ -308,6 +313,41 @@ class RealClaudeCodeIT {
           .assertThat(turns)
           .as("the conversation, read under the CLAUDE_CONFIG_DIR only the pane had")
           .isEqualTo(RecordedConversation.expectedTurns(exchanges));
+      Map<String, Long> sent = UsageProof.sent(tokens, rig.model.turns().size());
+      rig.softly
+          .assertThat(
+              UsageProof.await(
+                  rig.engine, rig.admin, rig.id, "claude-real", sent, Duration.ofSeconds(10)))
+          .as("usage read from Claude Code's transcript, beside what the server sent")
+          .isEqualTo(sent);
+
+      // Its vendor's rate limit (a 429 rate_limit_error; retries turned off by its own
+      // CLAUDE_CODE_MAX_RETRIES): nothing is broken, a person waits or switches.
+      rig.model.then(
+          new Step.UsageLimit(
+              "This request would exceed the rate limit for your organization of 50 requests per"
+                  + " minute.",
+              Instant.now().plusSeconds(60)));
+      Seen limited =
+          rig.expect(
+              "usage limit (429 rate_limit_error)",
+              shows("Request rejected (429)").and(readyPrompt()),
+              "waiting",
+              rig.send("Summarise the log"),
+              TURN);
+      JsonNode attention = rig.expectAttention("usage limit", limited.reported(), "usage_limit");
+      rig.note("usage limit attention", "", attention.toString(), "", "");
+      rig.softly
+          .assertThat(attention.path("detail").asText(""))
+          .as("its detail is Claude Code's words")
+          .contains("rate limit");
+      rig.model.then(new Step.Text("The log has three lines."));
+      rig.expect(
+          "answer after the usage limit",
+          readyPrompt().and(shows("The log has three lines.")),
+          "idle",
+          rig.send("Try again"),
+          TURN);
       rig.verify();
     } finally {
       Rig.quietlyDelete(configDir);

@@ -8,11 +8,14 @@ import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.models.OpenAiModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
+import dev.clique.models.ScriptedModelServer.Tokens;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,7 +65,10 @@ class RealCodexIT {
       {"Second prompt", "Second answer."},
       {"Third prompt", "Third answer."}
     };
+    // Each answer reports these counts; OpenAI counts the cached part inside its input.
+    Tokens tokens = new Tokens(1234, 56, 700, 0);
     try (Rig rig = Rig.start("pane-home", true, true, "", true)) {
+      rig.model.answering(tokens);
       rig.create(soft, "workspace-write");
       rig.observe(
           "pane-home: ready prompt", Rig::readyPrompt, "idle", Duration.ofSeconds(30), null);
@@ -88,6 +94,12 @@ class RealCodexIT {
       soft.assertThat(turns)
           .as("the conversation, read under the CODEX_HOME only the pane had (%s)", rollout)
           .isEqualTo(RecordedConversation.expectedTurns(exchanges));
+      Map<String, Long> sent = UsageProof.sent(tokens, rig.model.mainTurns().size());
+      soft.assertThat(
+              UsageProof.await(
+                  rig.engine, rig.admin, rig.id, "codex-real", sent, Duration.ofSeconds(10)))
+          .as("usage read from Codex's rollout, beside what the server sent")
+          .isEqualTo(sent);
     }
     soft.assertAll();
   }
@@ -296,7 +308,7 @@ class RealCodexIT {
   }
 
   @Test
-  @Timeout(value = 120, unit = TimeUnit.SECONDS)
+  @Timeout(value = 180, unit = TimeUnit.SECONDS)
   void anApiErrorIsError() throws Exception {
     SoftAssertions soft = new SoftAssertions();
     try (Rig rig = Rig.start("error", true, true, "")) {
@@ -318,6 +330,40 @@ class RealCodexIT {
       soft.assertThat(attention.path("kind").asText(null))
           .as("attention.kind after the API error: %s", attention)
           .isEqualTo("error");
+
+      // ChatGPT's usage limit: nothing is broken, a person waits or switches.
+      Instant resets = Instant.now().plus(Duration.ofHours(3)).truncatedTo(ChronoUnit.MINUTES);
+      rig.model.then(new Step.UsageLimit("The usage limit has been reached", resets));
+      rig.prompt(soft, "Summarise the README again");
+      rig.observe(
+          "error: usage limit (429 usage_limit_reached)",
+          screen -> screen.contains("hit your usage limit"),
+          "waiting",
+          Duration.ofSeconds(20),
+          Duration.ofSeconds(6));
+      JsonNode limited = rig.session().path("attention");
+      rig.watch.table("error: usage limit attention", "", limited.toString(), -1, "");
+      soft.assertThat(limited.path("kind").asText(null))
+          .as("attention on Codex's usage limit: %s", limited)
+          .isEqualTo("usage_limit");
+      soft.assertThat(limited.path("detail").asText(""))
+          .as("its detail is Codex's words")
+          .contains("hit your usage limit");
+      soft.assertThat(limited.path("resets_at").asText(null))
+          .as("when it lifts, from the time Codex shows (%s sent)", resets)
+          .isEqualTo(resets.toString());
+      // Codex offers a cheaper model under its message: the person keeps the model and goes on.
+      if (rig.screen().contains("Keep current model")) {
+        rig.send(Map.of("key", "Escape"));
+      }
+      rig.model.then(new Step.Text("The README has one heading."));
+      rig.prompt(soft, "Try again");
+      rig.observe(
+          "error: answer after the usage limit",
+          screen -> screen.contains("The README has one heading.") && Rig.readyPrompt(screen),
+          "idle",
+          Duration.ofSeconds(20),
+          Duration.ofSeconds(6));
     }
     soft.assertAll();
   }

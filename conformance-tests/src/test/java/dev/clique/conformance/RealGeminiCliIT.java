@@ -8,11 +8,13 @@ import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.models.GeminiModelServer;
 import dev.clique.models.ScriptedModelServer;
+import dev.clique.models.ScriptedModelServer.Tokens;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -297,6 +299,37 @@ class RealGeminiCliIT {
             s -> ready(s) && s.contains("Answered this time."),
             Duration.ofSeconds(20));
     watch.expectState("answer after the error", answered, "idle");
+
+    // Its daily quota used up (a 429 RESOURCE_EXHAUSTED it does not retry): nothing is broken, a
+    // person waits or switches. "Keep trying" then gets an answer.
+    model.then(
+        new ScriptedModelServer.Step.UsageLimit(
+            "You exceeded your current quota, please check your plan and billing details.",
+            Instant.now().plus(Duration.ofHours(3))),
+        new ScriptedModelServer.Step.Text("Answered after the limit."));
+    prompt("Summarise the log");
+    Look limit =
+        watch.awaitScreen(
+            "usage limit (429 RESOURCE_EXHAUSTED)",
+            s -> s.contains("Usage limit reached"),
+            Duration.ofSeconds(20));
+    Look limited = watch.expectState("usage limit (429 RESOURCE_EXHAUSTED)", limit, "waiting");
+    watch.table("usage limit attention", "", limited.attention().toString(), -1, "");
+    softly
+        .assertThat(limited.attention().path("kind").asText())
+        .as("attention.kind on the usage limit (attention: %s)", limited.attention())
+        .isEqualTo("usage_limit");
+    softly
+        .assertThat(limited.attention().path("detail").asText())
+        .as("its detail is Gemini CLI's words")
+        .contains("Usage limit reached");
+    watch.send(Map.of("key", "Enter")); // 1. Keep trying
+    Look after =
+        watch.awaitScreen(
+            "answer after the usage limit",
+            s -> ready(s) && s.contains("Answered after the limit."),
+            Duration.ofSeconds(20));
+    watch.expectState("answer after the usage limit", after, "idle");
   }
 
   @Test
@@ -367,6 +400,9 @@ class RealGeminiCliIT {
         new ScriptedModelServer.Step.Failure(
             400, "INVALID_ARGUMENT", "Request contains an invalid argument."),
         new ScriptedModelServer.Step.Text("Third answer."));
+    // Each answer reports these counts; Gemini counts the cached part inside its prompt's.
+    Tokens tokens = new Tokens(1234, 56, 700, 0);
+    model.answering(tokens);
     start(settings(false, true), true);
     watch.awaitScreen("ready prompt", RealGeminiCliIT::started, STARTUP);
 
@@ -400,6 +436,12 @@ class RealGeminiCliIT {
         .assertThat(turns)
         .as("the conversation the engine read under the pane's GEMINI_CLI_HOME (%s)", chat)
         .isEqualTo(own);
+    // Two answers carried the counts (the failed turn none).
+    Map<String, Long> sent = UsageProof.sent(tokens, 2);
+    softly
+        .assertThat(UsageProof.await(engine, admin, id, "gemini-real", sent, seconds(10)))
+        .as("usage read from Gemini CLI's chat, beside what the server sent")
+        .isEqualTo(sent);
   }
 
   /** Every Gemini golden fixture of the engine reads as Gemini CLI's own loader reads it. */

@@ -14,6 +14,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -253,6 +254,34 @@ class RealQwenCodeIT {
         .assertThat(turns)
         .as("the conversation the engine read from %s, turn for turn", chat)
         .isEqualTo(own);
+
+    // Its vendor's rate limit: a 429 rate_limit_exceeded for each of its 7 attempts (retry-after
+    // 0 s, so they go by in seconds); once it gives up, nothing is broken, a person waits.
+    for (int attempt = 0; attempt < 7; attempt++) {
+      model.then(
+          new Step.UsageLimit(
+              "Rate limit reached for gpt-test on requests per min (RPM): Limit 3, Used 3.",
+              Instant.now()));
+    }
+    model.then(new Step.Text("Answered after the limit."));
+    prompt("Summarise the log");
+    Look limit =
+        watch.awaitScreen(
+            "usage limit (429)", s -> s.contains("API Error: 429"), Duration.ofSeconds(90));
+    keepScreen("usage_limit_429", limit);
+    Look limited = watch.expectState("usage limit (429)", limit, "waiting");
+    watch.table("usage limit attention", "", limited.attention().toString(), -1, "");
+    softly
+        .assertThat(limited.attention().path("kind").asText())
+        .as("attention.kind on the usage limit (attention: %s)", limited.attention())
+        .isEqualTo("usage_limit");
+    prompt("Try again");
+    Look afterLimit =
+        watch.awaitScreen(
+            "answer after the usage limit",
+            s -> ready(s) && s.contains("Answered after the limit."),
+            Duration.ofSeconds(30));
+    watch.expectState("answer after the usage limit", afterLimit, "idle");
     killLeavesNoProcess();
   }
 

@@ -46,6 +46,7 @@ class OutputSchemaValidatorTest {
     bothSay(true, "get_session", Fixtures.contractJson("state.json").at("/sessions/1"));
     bothSay(true, "get_session", Fixtures.contractJson("state.json").at("/sessions/0"));
     bothSay(true, "get_session", Fixtures.contractJson("session-codex.json"));
+    bothSay(true, "get_session", Fixtures.contractJson("session-usage-limit.json"));
     bothSay(true, "wait", Fixtures.contractJson("wait-gone.json"));
     bothSay(true, "preview_pane", Fixtures.contractJson("peek-stopped.json"));
     bothSay(true, "conversation", Fixtures.contractJson("transcript.json"));
@@ -69,6 +70,9 @@ class OutputSchemaValidatorTest {
     ObjectNode limited = Fixtures.contractJson("session-codex.json").deepCopy();
     ((ObjectNode) limited.at("/limits/windows/0")).remove("used_percent");
     bothSay(false, "get_session", limited);
+    ObjectNode lifting = Fixtures.contractJson("session-usage-limit.json").deepCopy();
+    ((ObjectNode) lifting.get("attention")).put("resets_at", 1767185520);
+    bothSay(false, "get_session", lifting);
     ObjectNode listed = Fixtures.JSON.createObjectNode();
     listed.putArray("sessions").add(used);
     bothSay(false, "list_sessions", listed);

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -21,10 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * title or other side request (no tools, a small model), {@code /v1/messages/count_tokens}, the
  * {@code GET} connectivity check.
  *
- * <p>A {@link Step.Failure} fails the whole turn: Claude Code retries some errors (529 three times,
- * 429, 500 and 401 up to ten times, with backoff), always with the same messages, and every such
- * retry gets the same failure. The next turn (new messages) takes the next step. A 403 {@code
- * permission_error} is not retried: it is the quickest way to an error screen.
+ * <p>A {@link Step.Failure} or {@link Step.UsageLimit} fails the whole turn: Claude Code retries
+ * some errors (529 three times, 429, 500 and 401 up to ten times, with backoff), always with the
+ * same messages, and every such retry gets the same failure. The next turn (new messages) takes the
+ * next step. A 403 {@code permission_error} is not retried: it is the quickest way to an error
+ * screen.
  */
 public final class AnthropicModelServer extends ScriptedModelServer {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,9 +38,12 @@ public final class AnthropicModelServer extends ScriptedModelServer {
   /** pi's shell tool, for a server that scripts pi through its {@code anthropic-messages} API. */
   public static final String PI_SHELL_TOOL = "bash";
 
+  /** What a side request's answer (a title, a check) reports: not the main conversation's. */
+  private static final Tokens SIDE = new Tokens(100, 20, 0, 0);
+
   private final AtomicInteger ids = new AtomicInteger();
   private final String shellTool;
-  private Step.Failure failing;
+  private Step failing;
   private String failingMessages;
 
   public AnthropicModelServer() throws IOException {
@@ -49,7 +55,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
    * that offers it is a turn of the main conversation, and a {@link Step.ShellCall} calls it.
    */
   public AnthropicModelServer(String shellTool) throws IOException {
-    super();
+    super(new Tokens(100, 20, 0, 0));
     this.shellTool = shellTool;
   }
 
@@ -100,6 +106,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
           exchange,
           stream,
           model,
+          SIDE,
           List.of(text("Scripted side answer")),
           "end_turn",
           1,
@@ -108,9 +115,18 @@ public final class AnthropicModelServer extends ScriptedModelServer {
     }
     Step step = stepFor(body.path("messages").toString());
     if (step instanceof Step.Text t) {
-      reply(exchange, stream, model, List.of(text(t.text())), "end_turn", 1, Duration.ZERO);
+      reply(
+          exchange, stream, model, tokens(), List.of(text(t.text())), "end_turn", 1, Duration.ZERO);
     } else if (step instanceof Step.SlowText t) {
-      reply(exchange, stream, model, List.of(text(t.text())), "end_turn", t.pieces(), t.duration());
+      reply(
+          exchange,
+          stream,
+          model,
+          tokens(),
+          List.of(text(t.text())),
+          "end_turn",
+          t.pieces(),
+          t.duration());
     } else if (step instanceof Step.ShellCall call) {
       ObjectNode input = JSON.createObjectNode();
       input.put("command", call.command());
@@ -119,6 +135,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
           exchange,
           stream,
           model,
+          tokens(),
           List.of(toolUse(shellTool, input)),
           "tool_use",
           1,
@@ -129,13 +146,41 @@ public final class AnthropicModelServer extends ScriptedModelServer {
           exchange,
           stream,
           model,
+          tokens(),
           List.of(toolUse(call.tool(), input)),
           "tool_use",
           1,
           Duration.ZERO);
     } else if (step instanceof Step.Failure failure) {
       json(exchange, failure.status(), error(failure.type(), failure.message()));
+    } else if (step instanceof Step.UsageLimit limit) {
+      usageLimit(exchange, limit);
     }
+  }
+
+  /**
+   * Anthropic's 429: a {@code rate_limit_error} body, {@code retry-after} in seconds and the
+   * request limit's {@code anthropic-ratelimit-requests-*} headers, as the API sends them to an API
+   * key over its limit.
+   */
+  private void usageLimit(HttpExchange exchange, Step.UsageLimit limit) throws IOException {
+    long wait = Math.max(0, limit.resetsAt().getEpochSecond() - Instant.now().getEpochSecond());
+    ObjectNode body = JSON.createObjectNode().put("type", "error");
+    body.putObject("error").put("type", "rate_limit_error").put("message", limit.message());
+    body.put("request_id", "req_clique" + ids.incrementAndGet());
+    json(
+        exchange,
+        429,
+        JSON.writeValueAsString(body),
+        Map.of(
+            "retry-after",
+            Long.toString(wait),
+            "anthropic-ratelimit-requests-limit",
+            "50",
+            "anthropic-ratelimit-requests-remaining",
+            "0",
+            "anthropic-ratelimit-requests-reset",
+            limit.resetsAt().toString()));
   }
 
   /**
@@ -146,8 +191,8 @@ public final class AnthropicModelServer extends ScriptedModelServer {
       return failing;
     }
     Step step = nextStep();
-    if (step instanceof Step.Failure failure) {
-      failing = failure;
+    if (step instanceof Step.Failure || step instanceof Step.UsageLimit) {
+      failing = step;
       failingMessages = messages;
     } else {
       failing = null;
@@ -164,6 +209,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
       HttpExchange exchange,
       boolean stream,
       String model,
+      Tokens tokens,
       List<ObjectNode> content,
       String stopReason,
       int pieces,
@@ -171,7 +217,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
       throws IOException {
     String id = "msg_clique" + ids.incrementAndGet();
     if (!stream) {
-      ObjectNode message = message(id, model, 20);
+      ObjectNode message = message(id, model, tokens);
       ArrayNode blocks = message.putArray("content");
       content.forEach(blocks::add);
       message.put("stop_reason", stopReason);
@@ -180,7 +226,7 @@ public final class AnthropicModelServer extends ScriptedModelServer {
     }
     List<String> events = new ArrayList<>();
     ObjectNode start = JSON.createObjectNode().put("type", "message_start");
-    start.set("message", message(id, model, 1));
+    start.set("message", message(id, model, tokens));
     events.add(event(start));
     for (int index = 0; index < content.size(); index++) {
       ObjectNode block = content.get(index);
@@ -212,19 +258,31 @@ public final class AnthropicModelServer extends ScriptedModelServer {
     }
     ObjectNode done = JSON.createObjectNode().put("type", "message_delta");
     done.putObject("delta").put("stop_reason", stopReason).putNull("stop_sequence");
-    done.putObject("usage").put("output_tokens", 20);
+    done.set("usage", usage(tokens));
     events.add(event(done));
     events.add(event(JSON.createObjectNode().put("type", "message_stop")));
     sse(exchange, events, duration.dividedBy(events.size()));
   }
 
-  private static ObjectNode message(String id, String model, int outputTokens) {
+  private static ObjectNode message(String id, String model, Tokens tokens) {
     ObjectNode message = JSON.createObjectNode();
     message.put("id", id).put("type", "message").put("role", "assistant").put("model", model);
     message.putArray("content");
     message.putNull("stop_reason").putNull("stop_sequence");
-    message.putObject("usage").put("input_tokens", 100).put("output_tokens", outputTokens);
+    message.set("usage", usage(tokens));
     return message;
+  }
+
+  /**
+   * A response's {@code usage}, the same in {@code message_start} and {@code message_delta}: the
+   * whole answer's counts (a client keeps either), cache counts apart from the input.
+   */
+  private static ObjectNode usage(Tokens tokens) {
+    return JSON.createObjectNode()
+        .put("input_tokens", tokens.input())
+        .put("cache_creation_input_tokens", tokens.cacheWrite())
+        .put("cache_read_input_tokens", tokens.cacheRead())
+        .put("output_tokens", tokens.output());
   }
 
   private static ObjectNode text(String text) {

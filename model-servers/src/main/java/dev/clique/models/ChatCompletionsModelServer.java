@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -42,7 +44,7 @@ public final class ChatCompletionsModelServer extends ScriptedModelServer {
   private final AtomicInteger ids = new AtomicInteger();
 
   public ChatCompletionsModelServer() throws IOException {
-    super();
+    super(new Tokens(10, 5, 0, 0));
   }
 
   /** {@code http://127.0.0.1:PORT/v1}: the base URL an OpenAI client is given. */
@@ -136,6 +138,29 @@ public final class ChatCompletionsModelServer extends ScriptedModelServer {
           .putNull("param")
           .putNull("code");
       json(exchange, f.status(), JSON.writeValueAsString(error));
+      return;
+    }
+    if (step instanceof Step.UsageLimit limit) {
+      // OpenAI's 429 for a request rate limit, with its retry-after and x-ratelimit-* headers.
+      long wait = Math.max(0, limit.resetsAt().getEpochSecond() - Instant.now().getEpochSecond());
+      ObjectNode error = JSON.createObjectNode();
+      error
+          .putObject("error")
+          .put("message", limit.message())
+          .put("type", "requests")
+          .putNull("param")
+          .put("code", "rate_limit_exceeded");
+      json(
+          exchange,
+          429,
+          JSON.writeValueAsString(error),
+          Map.of(
+              "retry-after",
+              Long.toString(wait),
+              "x-ratelimit-remaining-requests",
+              "0",
+              "x-ratelimit-reset-requests",
+              wait + "s"));
       return;
     }
     Answer answer = answer(body, step);

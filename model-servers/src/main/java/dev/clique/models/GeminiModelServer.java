@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +29,11 @@ public final class GeminiModelServer extends ScriptedModelServer {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** What a side request's answer (the router's score, a check) reports. */
+  private static final Tokens SIDE = new Tokens(100, 10, 0, 0);
+
   public GeminiModelServer() throws IOException {
-    super();
+    super(new Tokens(100, 10, 0, 0));
   }
 
   /** Whether a request the server received was a main turn (one that consumed a script step). */
@@ -54,9 +58,9 @@ public final class GeminiModelServer extends ScriptedModelServer {
     } else if (isMainTurn(request)) {
       turn(exchange, nextStep(), request);
     } else if (path.contains(":streamGenerateContent")) {
-      sse(exchange, List.of(frame(textParts(sideAnswer(request)), true)), Duration.ZERO);
+      sse(exchange, List.of(frame(textParts(sideAnswer(request)), true, SIDE)), Duration.ZERO);
     } else if (path.contains(":generateContent")) {
-      json(exchange, 200, response(textParts(sideAnswer(request)), true).toString());
+      json(exchange, 200, response(textParts(sideAnswer(request)), true, SIDE).toString());
     } else {
       error(exchange, 404, "NOT_FOUND", "no such method: " + path);
     }
@@ -64,12 +68,12 @@ public final class GeminiModelServer extends ScriptedModelServer {
 
   private void turn(HttpExchange exchange, Step step, Received request) throws IOException {
     if (step instanceof Step.Text text) {
-      sse(exchange, List.of(frame(textParts(text.text()), true)), Duration.ZERO);
+      sse(exchange, List.of(frame(textParts(text.text()), true, tokens())), Duration.ZERO);
     } else if (step instanceof Step.SlowText slow) {
       List<String> pieces = split(slow.text(), Math.max(1, slow.pieces()));
       List<String> frames = new ArrayList<>();
       for (int i = 0; i < pieces.size(); i++) {
-        frames.add(frame(textParts(pieces.get(i)), i == pieces.size() - 1));
+        frames.add(frame(textParts(pieces.get(i)), i == pieces.size() - 1, tokens()));
       }
       sse(exchange, frames, slow.duration().dividedBy(Math.max(1, pieces.size())));
     } else if (step instanceof Step.ShellCall call) {
@@ -79,16 +83,60 @@ public final class GeminiModelServer extends ScriptedModelServer {
       ObjectNode args = functionCall.putObject("args");
       args.put("command", call.command());
       args.put("description", call.description());
-      sse(exchange, List.of(frame(JSON.createArrayNode().add(part), true)), Duration.ZERO);
+      sse(
+          exchange,
+          List.of(frame(JSON.createArrayNode().add(part), true, tokens())),
+          Duration.ZERO);
     } else if (step instanceof Step.ToolCall call) {
       ObjectNode part = JSON.createObjectNode();
       ObjectNode functionCall = part.putObject("functionCall");
       functionCall.put("name", declaredName(JSON.readTree(request.body()), call.tool()));
       functionCall.set("args", JSON.readTree(call.arguments()));
-      sse(exchange, List.of(frame(JSON.createArrayNode().add(part), true)), Duration.ZERO);
+      sse(
+          exchange,
+          List.of(frame(JSON.createArrayNode().add(part), true, tokens())),
+          Duration.ZERO);
     } else if (step instanceof Step.Failure failure) {
       error(exchange, failure.status(), failure.type(), failure.message());
+    } else if (step instanceof Step.UsageLimit limit) {
+      usageLimit(exchange, limit);
     }
+  }
+
+  /**
+   * The Gemini API's 429 for a daily quota used up: {@code RESOURCE_EXHAUSTED} with a {@code
+   * QuotaFailure} naming the per-day quota, a help link and a {@code RetryInfo}, as Google sends
+   * it.
+   */
+  private static void usageLimit(HttpExchange exchange, Step.UsageLimit limit) throws IOException {
+    long wait = Math.max(0, limit.resetsAt().getEpochSecond() - Instant.now().getEpochSecond());
+    ObjectNode body = JSON.createObjectNode();
+    ObjectNode error = body.putObject("error");
+    error.put("code", 429).put("message", limit.message()).put("status", "RESOURCE_EXHAUSTED");
+    ArrayNode details = error.putArray("details");
+    ObjectNode violation =
+        details
+            .addObject()
+            .put("@type", "type.googleapis.com/google.rpc.QuotaFailure")
+            .putArray("violations")
+            .addObject();
+    violation
+        .put("quotaMetric", "generativelanguage.googleapis.com/generate_content_free_tier_requests")
+        .put("quotaId", "GenerateRequestsPerDayPerProjectPerModel-FreeTier")
+        .put("quotaValue", "100");
+    violation.putObject("quotaDimensions").put("location", "global").put("model", "gemini-pro");
+    details
+        .addObject()
+        .put("@type", "type.googleapis.com/google.rpc.Help")
+        .putArray("links")
+        .addObject()
+        .put("description", "Learn more about Gemini API quotas")
+        .put("url", "https://ai.google.dev/gemini-api/docs/rate-limits");
+    details
+        .addObject()
+        .put("@type", "type.googleapis.com/google.rpc.RetryInfo")
+        .put("retryDelay", wait + "s");
+    json(exchange, 429, body.toString());
   }
 
   /**
@@ -129,12 +177,12 @@ public final class GeminiModelServer extends ScriptedModelServer {
   }
 
   /** One SSE frame of a {@code GenerateContentResponse}. */
-  private static String frame(ArrayNode parts, boolean last) {
-    return "data: " + response(parts, last) + "\r\n\r\n";
+  private static String frame(ArrayNode parts, boolean last, Tokens tokens) {
+    return "data: " + response(parts, last, tokens) + "\r\n\r\n";
   }
 
   /** A {@code GenerateContentResponse}; the last one of a turn carries the finish reason. */
-  private static ObjectNode response(ArrayNode parts, boolean last) {
+  private static ObjectNode response(ArrayNode parts, boolean last, Tokens tokens) {
     ObjectNode response = JSON.createObjectNode();
     ObjectNode candidate = response.putArray("candidates").addObject();
     ObjectNode content = candidate.putObject("content");
@@ -145,9 +193,14 @@ public final class GeminiModelServer extends ScriptedModelServer {
       candidate.put("finishReason", "STOP");
     }
     ObjectNode usage = response.putObject("usageMetadata");
-    usage.put("promptTokenCount", 100);
-    usage.put("candidatesTokenCount", 10);
-    usage.put("totalTokenCount", 110);
+    // Gemini counts the cached part inside the prompt's tokens.
+    long prompt = tokens.input() + tokens.cacheRead();
+    usage.put("promptTokenCount", prompt);
+    if (tokens.cacheRead() > 0) {
+      usage.put("cachedContentTokenCount", tokens.cacheRead());
+    }
+    usage.put("candidatesTokenCount", tokens.output());
+    usage.put("totalTokenCount", prompt + tokens.output());
     response.put("modelVersion", "scripted");
     return response;
   }

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -27,10 +29,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class OpenAiModelServer extends ScriptedModelServer {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** What a side request's answer (a thread title) reports: not the person's thread's. */
+  private static final Tokens SIDE = new Tokens(10, 5, 0, 0);
+
   private final AtomicInteger ids = new AtomicInteger();
 
   public OpenAiModelServer() throws IOException {
-    super();
+    super(new Tokens(10, 5, 0, 0));
   }
 
   /** {@code http://127.0.0.1:PORT/v1}: a {@code base_url} for Codex's {@code model_providers}. */
@@ -142,23 +148,55 @@ public final class OpenAiModelServer extends ScriptedModelServer {
       json(exchange, 400, "{\"error\":{\"type\":\"invalid_request_error\",\"message\":\"json\"}}");
       return;
     }
-    Step step = mainTurn(request) ? nextStep() : new Step.Text("Scripted title");
+    boolean main = mainTurn(request);
+    Step step = main ? nextStep() : new Step.Text("Scripted title");
     String model = body.path("model").asText("gpt-test");
+    Tokens tokens = main ? tokens() : SIDE;
     if (step instanceof Step.Failure f) {
       ObjectNode error = JSON.createObjectNode();
       error.putObject("error").put("type", f.type()).put("message", f.message()).putNull("code");
       json(exchange, f.status(), JSON.writeValueAsString(error));
+    } else if (step instanceof Step.UsageLimit limit) {
+      usageLimit(exchange, limit);
     } else if (step instanceof Step.SlowText s) {
-      List<String> events = message(model, s.text(), Math.max(1, s.pieces()));
+      List<String> events = message(model, tokens, s.text(), Math.max(1, s.pieces()));
       // the gap falls between every event: the whole answer is spread over the duration
       sse(exchange, events, s.duration().dividedBy(events.size()));
     } else if (step instanceof Step.ShellCall c) {
-      sse(exchange, shellCall(model, body, c), Duration.ZERO);
+      sse(exchange, shellCall(model, tokens, body, c), Duration.ZERO);
     } else if (step instanceof Step.Text t) {
-      sse(exchange, message(model, t.text(), 1), Duration.ZERO);
+      sse(exchange, message(model, tokens, t.text(), 1), Duration.ZERO);
     } else if (step instanceof Step.ToolCall c) {
-      sse(exchange, toolCall(model, body, c), Duration.ZERO);
+      sse(exchange, toolCall(model, tokens, body, c), Duration.ZERO);
     }
+  }
+
+  /**
+   * ChatGPT's usage limit as Codex reads it: a 429 whose body's error is {@code
+   * usage_limit_reached} with the plan and when it lifts ({@code resets_at} in unix seconds, {@code
+   * resets_in_seconds}), and the {@code x-codex-*} headers of the account's rate-limit windows (the
+   * five-hour one used up).
+   */
+  private static void usageLimit(HttpExchange exchange, Step.UsageLimit limit) throws IOException {
+    long resetsAt = limit.resetsAt().getEpochSecond();
+    long in = Math.max(0, resetsAt - Instant.now().getEpochSecond());
+    ObjectNode body = JSON.createObjectNode();
+    body.putObject("error")
+        .put("type", "usage_limit_reached")
+        .put("message", limit.message())
+        .put("plan_type", "plus")
+        .put("resets_at", resetsAt)
+        .put("resets_in_seconds", in);
+    json(
+        exchange,
+        429,
+        JSON.writeValueAsString(body),
+        Map.of(
+            "x-codex-primary-used-percent", "100",
+            "x-codex-primary-window-minutes", "300",
+            "x-codex-primary-reset-at", Long.toString(resetsAt),
+            "x-codex-secondary-used-percent", "40",
+            "x-codex-secondary-window-minutes", "10080"));
   }
 
   /**
@@ -166,7 +204,7 @@ public final class OpenAiModelServer extends ScriptedModelServer {
    * namespace (Codex 0.169.0 offers an MCP server's tools as the namespace {@code mcp__<server>}),
    * named as the call must name it.
    */
-  private List<String> toolCall(String model, JsonNode request, Step.ToolCall call) {
+  private List<String> toolCall(String model, Tokens tokens, JsonNode request, Step.ToolCall call) {
     String namespace = null;
     for (JsonNode tool : request.path("tools")) {
       if (tool.path("type").asText().equals("namespace")) {
@@ -187,10 +225,10 @@ public final class OpenAiModelServer extends ScriptedModelServer {
       item.put("namespace", namespace);
     }
     item.put("arguments", call.arguments());
-    return functionCall(model, item);
+    return functionCall(model, tokens, item);
   }
 
-  private List<String> functionCall(String model, ObjectNode item) {
+  private List<String> functionCall(String model, Tokens tokens, ObjectNode item) {
     String responseId = "resp_" + ids.incrementAndGet();
     ObjectNode inProgress = item.deepCopy().put("status", "in_progress").put("arguments", "");
     List<String> events = new ArrayList<>();
@@ -201,11 +239,11 @@ public final class OpenAiModelServer extends ScriptedModelServer {
     ObjectNode done = JSON.createObjectNode().put("output_index", 0);
     done.set("item", item);
     events.add(event("response.output_item.done", done));
-    events.add(event("response.completed", completed(responseId, model, item)));
+    events.add(event("response.completed", completed(responseId, model, tokens, item)));
     return events;
   }
 
-  private List<String> message(String model, String text, int pieces) {
+  private List<String> message(String model, Tokens tokens, String text, int pieces) {
     String responseId = "resp_" + ids.incrementAndGet();
     String itemId = "msg_" + ids.incrementAndGet();
     List<String> events = new ArrayList<>();
@@ -259,11 +297,12 @@ public final class OpenAiModelServer extends ScriptedModelServer {
     ObjectNode done = JSON.createObjectNode().put("output_index", 0);
     done.set("item", item);
     events.add(event("response.output_item.done", done));
-    events.add(event("response.completed", completed(responseId, model, item)));
+    events.add(event("response.completed", completed(responseId, model, tokens, item)));
     return events;
   }
 
-  private List<String> shellCall(String model, JsonNode request, Step.ShellCall call) {
+  private List<String> shellCall(
+      String model, Tokens tokens, JsonNode request, Step.ShellCall call) {
     ObjectNode arguments = JSON.createObjectNode();
     String tool = "exec_command";
     List<String> declared = new ArrayList<>();
@@ -283,7 +322,7 @@ public final class OpenAiModelServer extends ScriptedModelServer {
         .put("call_id", "call_" + ids.incrementAndGet())
         .put("name", tool)
         .put("arguments", arguments.toString());
-    return functionCall(model, item);
+    return functionCall(model, tokens, item);
   }
 
   private static ObjectNode created(String responseId, String model) {
@@ -298,7 +337,8 @@ public final class OpenAiModelServer extends ScriptedModelServer {
     return data;
   }
 
-  private static ObjectNode completed(String responseId, String model, ObjectNode item) {
+  private static ObjectNode completed(
+      String responseId, String model, Tokens tokens, ObjectNode item) {
     ObjectNode data = JSON.createObjectNode();
     ObjectNode response =
         data.putObject("response")
@@ -309,11 +349,13 @@ public final class OpenAiModelServer extends ScriptedModelServer {
             .put("model", model);
     ArrayNode output = response.putArray("output");
     output.add(item);
-    ObjectNode usage = response.putObject("usage").put("input_tokens", 10);
-    usage.putObject("input_tokens_details").put("cached_tokens", 0);
-    usage.put("output_tokens", 5);
+    // OpenAI counts the cached part inside input_tokens.
+    long input = tokens.input() + tokens.cacheRead();
+    ObjectNode usage = response.putObject("usage").put("input_tokens", input);
+    usage.putObject("input_tokens_details").put("cached_tokens", tokens.cacheRead());
+    usage.put("output_tokens", tokens.output());
     usage.putObject("output_tokens_details").put("reasoning_tokens", 0);
-    usage.put("total_tokens", 15);
+    usage.put("total_tokens", input + tokens.output());
     return data;
   }
 

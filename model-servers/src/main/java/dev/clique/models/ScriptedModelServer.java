@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -46,13 +47,35 @@ public abstract class ScriptedModelServer implements AutoCloseable {
 
     /** The API fails with this HTTP status and vendor error type. */
     record Failure(int status, String type, String message) implements Step {}
+
+    /**
+     * The vendor's usage or rate limit: HTTP 429 with the body and headers its API sends for one,
+     * {@code message} its words, lifting at {@code resetsAt}.
+     */
+    record UsageLimit(String message, Instant resetsAt) implements Step {}
+  }
+
+  /**
+   * The token counts each answer of the main conversation reports, in words every vendor's usage
+   * can say: {@code input} not cached, {@code cacheRead} read from the cache, {@code cacheWrite}
+   * written to it (Anthropic's alone), {@code output}. Each server writes them as its vendor does
+   * (OpenAI and Gemini count the cached part inside their input).
+   */
+  public record Tokens(long input, long output, long cacheRead, long cacheWrite) {
+    public Tokens {
+      if (input < 0 || output < 0 || cacheRead < 0 || cacheWrite < 0) {
+        throw new IllegalArgumentException("token counts are never negative");
+      }
+    }
   }
 
   private final HttpServer server;
   private final BlockingQueue<Step> script = new LinkedBlockingQueue<>();
   private final List<Received> received = new ArrayList<>();
+  private volatile Tokens tokens;
 
-  protected ScriptedModelServer() throws IOException {
+  protected ScriptedModelServer(Tokens tokens) throws IOException {
+    this.tokens = tokens;
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.setExecutor(Executors.newCachedThreadPool());
     server.createContext("/", this::dispatch);
@@ -62,6 +85,17 @@ public abstract class ScriptedModelServer implements AutoCloseable {
   /** {@code http://127.0.0.1:PORT}, with no trailing slash. */
   public String url() {
     return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  /** From now on, each answer of the main conversation reports {@code tokens}. */
+  public ScriptedModelServer answering(Tokens tokens) {
+    this.tokens = tokens;
+    return this;
+  }
+
+  /** What each answer of the main conversation reports now. */
+  public Tokens tokens() {
+    return tokens;
   }
 
   /** Appends the model's next turns. */
@@ -128,6 +162,14 @@ public abstract class ScriptedModelServer implements AutoCloseable {
   }
 
   protected static void json(HttpExchange exchange, int status, String body) throws IOException {
+    json(exchange, status, body, Map.of());
+  }
+
+  /** A JSON answer with more headers ({@code retry-after}, a vendor's rate-limit headers). */
+  protected static void json(
+      HttpExchange exchange, int status, String body, Map<String, String> headers)
+      throws IOException {
+    headers.forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(status, bytes.length);

@@ -75,9 +75,19 @@ final class Schemas {
   /** Why a person is needed, or null: the engine's {@code attention} (a Python panel has none). */
   static Map<String, Object> attention() {
     Map<String, Object> p = new LinkedHashMap<>();
-    p.put("kind", typed("string", "permission, question, trust, first-run, error, ..."));
-    p.put("detail", typed("string", "What it asks, e.g. the command it wants to run."));
+    p.put(
+        "kind", typed("string", "permission, question, trust, first-run, usage_limit, error, ..."));
+    p.put(
+        "detail",
+        typed(
+            "string",
+            "What it asks, e.g. the command it wants to run; on a usage_limit the CLI's words."));
     p.put("since", typed("number", "Since when, in unix seconds."));
+    p.put(
+        "resets_at",
+        typed(
+            "string",
+            "When a usage_limit lifts (ISO-8601), only where the CLI said it; absent otherwise."));
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", List.of("object", "null"));
     schema.put("description", "Why a person is needed, when the session is waiting or erring.");

@@ -172,6 +172,7 @@ public final class CliCatalogue {
               patterns.of("questions", base == null ? List.of() : base.questions()),
               patterns.of("trust", base == null ? List.of() : base.trust()),
               patterns.of("first_run", base == null ? List.of() : base.firstRun()),
+              patterns.of("usage_limit", base == null ? List.of() : base.usageLimits()),
               patterns.of("errors", base == null ? List.of() : base.errors()),
               patterns.of("working", base == null ? List.of() : base.working()),
               patterns.of("relaunch", base == null ? List.of() : base.relaunch()),

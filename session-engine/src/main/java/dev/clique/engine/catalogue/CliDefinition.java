@@ -21,6 +21,8 @@ import java.util.regex.Pattern;
  * @param questions patterns of its last lines while it asks a question of its own (a choice)
  * @param trust patterns of its first-run question whether to trust the folder
  * @param firstRun patterns of its other first-run screens (a theme, a sign-in, a key to approve)
+ * @param usageLimits patterns of its last lines when its vendor's usage or rate limit stopped it; a
+ *     group named {@code resets} holds when the limit lifts, in its words
  * @param working patterns of its last lines while it works ({@code esc to interrupt})
  * @param relaunch patterns of its last lines that say it is about to start itself anew (Gemini CLI
  *     after its folder was trusted): its process is replaced, and what it shows until then takes no
@@ -51,6 +53,7 @@ public record CliDefinition(
     List<Pattern> questions,
     List<Pattern> trust,
     List<Pattern> firstRun,
+    List<Pattern> usageLimits,
     List<Pattern> errors,
     List<Pattern> working,
     List<Pattern> relaunch,
@@ -71,6 +74,7 @@ public record CliDefinition(
     questions = List.copyOf(questions);
     trust = List.copyOf(trust);
     firstRun = List.copyOf(firstRun);
+    usageLimits = List.copyOf(usageLimits);
     errors = List.copyOf(errors);
     working = List.copyOf(working);
     relaunch = List.copyOf(relaunch);
@@ -92,6 +96,7 @@ public record CliDefinition(
   /** Whether this CLI has screens of its own that the pane is read for. */
   public boolean hasOwnScreens() {
     return !waiting.isEmpty()
+        || !usageLimits.isEmpty()
         || !questions.isEmpty()
         || !trust.isEmpty()
         || !firstRun.isEmpty()

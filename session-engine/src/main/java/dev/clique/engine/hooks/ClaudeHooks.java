@@ -56,6 +56,12 @@ final class ClaudeHooks implements HookDialect {
       case "Stop" -> Optional.of(new Report(SessionState.IDLE, null, StateSource.HOOK, name));
       case "StopFailure" -> {
         String type = errorType(event);
+        if (type.equals("rate_limit")) {
+          // Its vendor's usage or rate limit: nothing is broken, a person waits or switches.
+          yield Optional.of(
+              waiting(
+                  Attention.USAGE_LIMIT, limitWords(event, type), nowMillis, name + " " + type));
+        }
         yield Optional.of(
             new Report(
                 SessionState.ERROR,
@@ -108,6 +114,20 @@ final class ClaudeHooks implements HookDialect {
       }
     }
     return tool(event);
+  }
+
+  /**
+   * What Claude said of the limit: its last message ({@code API Error: Request rejected (429) ·
+   * ...}, as on its screen), else the error's details, else its type.
+   */
+  private static String limitWords(JsonNode event, String type) {
+    for (String field : List.of("last_assistant_message", "error_details")) {
+      JsonNode value = event.path(field);
+      if (value.isTextual() && !value.asText().isBlank()) {
+        return value.asText();
+      }
+    }
+    return type;
   }
 
   /** The API error Claude stopped on: {@code rate_limit}, {@code authentication_failed}, ... */

@@ -54,11 +54,15 @@ public record SessionView(
   public record DetachedView(
       @JsonProperty("pid") long pid, @JsonProperty("command") String command) {}
 
-  /** Why a person is needed: {@code since} in unix seconds. */
+  /**
+   * Why a person is needed: {@code since} in unix seconds; {@code resets_at} (ISO-8601, UTC) when a
+   * usage limit lifts, only where the CLI said it.
+   */
   public record AttentionView(
       @JsonProperty("kind") String kind,
       @JsonProperty("detail") String detail,
-      @JsonProperty("since") double since) {}
+      @JsonProperty("since") double since,
+      @JsonProperty("resets_at") @JsonInclude(JsonInclude.Include.NON_NULL) String resetsAt) {}
 
   /** Which signal decided the state, and its evidence. */
   public record SourceView(

@@ -189,7 +189,10 @@ final class SessionViews implements AutoCloseable {
             : new SessionView.AttentionView(
                 verdict.attention().kind(),
                 verdict.attention().detail(),
-                seconds(verdict.attention().sinceMillis())),
+                seconds(verdict.attention().sinceMillis()),
+                verdict.attention().resetsAt() == null
+                    ? null
+                    : verdict.attention().resetsAt().toString()),
         source,
         exitStatus,
         record.source() == null ? null : store.find(record.id()).isPresent(),

@@ -13,6 +13,7 @@ package dev.clique.engine.state;
  * @param detail what a permission is asked for (the command on the screen), or {@code ""}
  * @param generic the name of the generic question pattern that matched ({@code clis.toml}'s {@code
  *     [generic]}), or {@code ""}
+ * @param resets when a usage limit lifts, in the CLI's words ({@code 7:52 PM}), or {@code ""}
  */
 public record Reading(
     Kind kind,
@@ -21,7 +22,8 @@ public record Reading(
     String attention,
     boolean own,
     String detail,
-    String generic) {
+    String generic,
+    String resets) {
   /**
    * What a screen can say: nothing special, a question, an error, or (the CLI's own words) work.
    */
@@ -30,6 +32,17 @@ public record Reading(
     WAITING,
     ERROR,
     WORKING
+  }
+
+  public Reading(
+      Kind kind,
+      String line,
+      String last,
+      String attention,
+      boolean own,
+      String detail,
+      String generic) {
+    this(kind, line, last, attention, own, detail, generic, "");
   }
 
   /** What {@code attention.detail} says: what is asked for, else the line it is stuck on. */

@@ -52,6 +52,15 @@ public final class ScreenReader {
     String last = lines.isEmpty() ? "" : saying(lines.get(lines.size() - 1));
     List<Pattern> cliErrors = cli == null ? List.of() : cli.errors();
 
+    if (cli != null) {
+      // A usage limit is no error: nothing is broken, a person waits or switches. Above a later
+      // answer it is history, as an error is: the CLI went on after it.
+      Reading limited =
+          usageLimit(lines.subList(lastAnswer(lines, cli) + 1, lines.size()), cli, last);
+      if (limited != null) {
+        return limited;
+      }
+    }
     String error = traceback(lines);
     if (error == null) {
       error = find(lines, GENERIC_WINDOW, ERRORS);
@@ -177,6 +186,39 @@ public final class ScreenReader {
       }
     }
     return "";
+  }
+
+  /** Lines from a usage limit's first one that may still be its message (wrapped by the CLI). */
+  static final int LIMIT_MESSAGE_LINES = 3;
+
+  /**
+   * The lowest line among the last ones that one of the CLI's usage-limit patterns matches, read as
+   * a usage limit; the pattern's group {@code resets}, matched against that line and the few under
+   * it joined (the CLI wraps its message itself), says when it lifts.
+   */
+  private static Reading usageLimit(List<String> lines, CliDefinition cli, String last) {
+    int top = Math.max(0, lines.size() - CLI_WINDOW);
+    for (Pattern pattern : cli.usageLimits()) {
+      for (int i = lines.size() - 1; i >= top; i--) {
+        String line = ScreenLines.unframed(lines.get(i));
+        if (!pattern.matcher(line).find()) {
+          continue;
+        }
+        StringBuilder message = new StringBuilder(line);
+        for (int j = i + 1; j < Math.min(lines.size(), i + LIMIT_MESSAGE_LINES); j++) {
+          message.append(' ').append(ScreenLines.unframed(lines.get(j)));
+        }
+        Matcher whole = pattern.matcher(message);
+        String resets = "";
+        if (whole.find() && pattern.pattern().contains("(?<resets>")) {
+          String group = whole.group("resets");
+          resets = group == null ? "" : group.strip();
+        }
+        return new Reading(
+            Reading.Kind.WAITING, saying(line), last, Attention.USAGE_LIMIT, true, "", "", resets);
+      }
+    }
+    return null;
   }
 
   /** The index of the last line that starts an answer of {@code cli}'s, or -1. */

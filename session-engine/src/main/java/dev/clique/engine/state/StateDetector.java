@@ -5,6 +5,7 @@ import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.PaneProcess;
 import java.time.Clock;
+import java.time.ZoneId;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -106,10 +107,19 @@ public final class StateDetector {
   static final long SUCCESSOR_WAIT_MILLIS = 30_000;
 
   private final Clock clock;
+
+  /** The zone the CLIs show their times in (when a usage limit lifts): the machine's. */
+  private final ZoneId zone;
+
   private final Map<String, Pane> panes = new HashMap<>();
 
   public StateDetector(Clock clock) {
+    this(clock, ZoneId.systemDefault());
+  }
+
+  public StateDetector(Clock clock, ZoneId zone) {
     this.clock = clock;
+    this.zone = zone;
   }
 
   /** Starts tracking a session ({@code cli} null when the catalogue no longer knows it). */
@@ -426,7 +436,10 @@ public final class StateDetector {
       }
     }
     String prefix = staleReport == null ? "" : staleReport;
-    if (p.cli != null && p.cli.hasTitleStates() && staleReport == null) {
+    // A usage limit on its screen is what it waits for, whatever its title says of the menu under
+    // it.
+    boolean limited = ownScreen && Attention.USAGE_LIMIT.equals(reading.attention());
+    if (p.cli != null && p.cli.hasTitleStates() && staleReport == null && !limited) {
       Verdict titled = fromTitle(p, now, reading, ownScreen, signal, lastOutput);
       if (titled != null) {
         return titled;
@@ -468,7 +481,11 @@ public final class StateDetector {
           signal,
           saying,
           lastOutput,
-          new Attention(kind, fromSignal ? saying : reading.why(), Math.max(0, since)),
+          new Attention(
+              kind,
+              fromSignal ? saying : reading.why(),
+              Math.max(0, since),
+              fromSignal ? null : ResetTime.parse(reading.resets(), clock.instant(), zone)),
           source);
     }
     String quiet = reading.last().isEmpty() ? "quiet" : "quiet at: " + reading.last();

@@ -68,6 +68,18 @@ class ClaudeHooksTest {
   }
 
   @Test
+  void aStopOnItsVendorsRateLimitIsAUsageLimitAPersonWaitsForNotAnError() throws Exception {
+    Report limited = read("claude/StopFailure.rate_limit.json").orElseThrow();
+    assertThat(limited.state()).isEqualTo(SessionState.WAITING);
+    assertThat(limited.attention().kind()).isEqualTo("usage_limit");
+    assertThat(limited.attention().detail())
+        .isEqualTo(
+            "API Error: Request rejected (429) · This request would exceed the rate limit for your"
+                + " organization of 50 requests per minute.");
+    assertThat(limited.attention().resetsAt()).as("Claude says no time with an API key").isNull();
+  }
+
+  @Test
   void eventsThatSayNothingOfTheStateChangeNothing() throws Exception {
     assertThat(read("claude/SessionStart.json")).isEmpty();
     assertThat(read("claude/SessionEnd.json")).isEmpty();

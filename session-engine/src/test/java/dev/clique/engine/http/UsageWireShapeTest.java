@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CostEstimate;
 import dev.clique.engine.catalogue.PriceTable;
 import dev.clique.engine.json.EngineJson;
+import dev.clique.engine.session.SessionView;
 import dev.clique.engine.transcript.CostBasis;
 import dev.clique.engine.transcript.Limits;
 import dev.clique.engine.transcript.Usage;
 import dev.clique.engine.transcript.UsageReport;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +33,24 @@ class UsageWireShapeTest {
 
   private static JsonNode written(Object value) throws Exception {
     return JSON.readTree(JSON.writeValueAsString(value));
+  }
+
+  @Test
+  void aUsageLimitsAttentionHasTheContractsShapeAndItsResetOnlyWhereTheCliSaidIt()
+      throws Exception {
+    JsonNode contract = contract("session-usage-limit.json").get("attention");
+    SessionView.AttentionView limited =
+        new SessionView.AttentionView(
+            "usage_limit",
+            contract.get("detail").asText(),
+            1767171201.4,
+            Instant.ofEpochSecond(1767185520).toString());
+    assertThat(written(limited)).isEqualTo(contract);
+    SessionView.AttentionView asked =
+        new SessionView.AttentionView("permission", "Bash: ls", 1767171201.4, null);
+    assertThat(written(asked).has("resets_at")).as("no time the CLI did not say").isFalse();
+    assertSameShape(
+        "attention", contract("state.json").at("/sessions/0/attention"), written(asked));
   }
 
   @Test

@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Golden files: {@code states/NAME.txt} is a pane's text (optionally headed by {@code cli: ID} and
  * a {@code ---} line, to read it with that CLI's own patterns from the bundled catalogue) and
  * {@code states/NAME.expected} the state and saying of a pane that has fallen quiet on it (and,
- * where it says, the attention kind and the generic question pattern that matched).
+ * where it says, the attention kind, the generic question pattern that matched and when a usage
+ * limit lifts in the CLI's words).
  */
 class ScreenStatesGoldenTest {
   private static final CliCatalogue CATALOGUE = CliCatalogue.load(null, Map.of("PATH", ""));
@@ -72,6 +73,9 @@ class ScreenStatesGoldenTest {
           .as("attention of %s", name)
           .isEqualTo(expected.get("attention"));
     }
+    assertThat(reading.resets())
+        .as("when the usage limit of %s lifts, in its words", name)
+        .isEqualTo(expected.getOrDefault("resets", ""));
     if (expected.containsKey("generic")) {
       assertThat(reading.generic())
           .as("generic pattern of %s", name)

@@ -2,11 +2,14 @@ package dev.clique.engine.state;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.catalogue.GenericQuestions;
 import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -41,6 +44,7 @@ class StateDetectorTest {
         "",
         "",
         waiting,
+        none,
         none,
         none,
         none,
@@ -285,6 +289,7 @@ class StateDetectorTest {
             List.of(),
             "",
             "",
+            none,
             none,
             none,
             none,
@@ -778,5 +783,46 @@ class StateDetectorTest {
     assertThat(verdict.state()).isEqualTo(SessionState.WAITING);
     assertThat(verdict.attention().kind()).isEqualTo("permission");
     assertThat(verdict.source().evidence()).doesNotContain("generic");
+  }
+
+  @Test
+  void aUsageLimitOnTheScreenIsWaitingWithItsResetUntilTheNextAnswer() {
+    CliDefinition codex =
+        CliCatalogue.load(null, java.util.Map.of("PATH", "")).find("codex").orElseThrow();
+    StateDetector utc = new StateDetector(clock, ZoneOffset.UTC);
+    utc.track("c", codex);
+    clock.advanceMillis(-60_000);
+    utc.observe("c", pane(false));
+    clock.advanceMillis(60_000);
+    String limited =
+        "› Say hello\n"
+            + "■ You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro),"
+            + " visit https://chatgpt.com/settings/\n"
+            + "usage to purchase more credits or try again at 7:52 PM.\n"
+            + "› Ask Codex to do anything\n"
+            + "  ← for agents · ? for shortcuts\n";
+    utc.screen("c", limited);
+
+    Verdict waiting = utc.verdict("c");
+    assertThat(waiting.state()).isEqualTo(SessionState.WAITING);
+    assertThat(waiting.attention().kind()).isEqualTo("usage_limit");
+    assertThat(waiting.attention().detail()).startsWith("■ You’ve hit your usage limit.");
+    assertThat(waiting.attention().resetsAt().atZone(ZoneOffset.UTC).toLocalTime())
+        .isEqualTo(LocalTime.of(19, 52));
+    assertThat(waiting.attention().resetsAt())
+        .isAfter(clock.instant())
+        .isBefore(clock.instant().plusSeconds(24 * 3600));
+
+    utc.input("c");
+    clock.advanceMillis(1_000);
+    utc.observe("c", pane(true));
+    utc.screen("c", limited.replace("› Ask", "› Try again\n• The README has one heading.\n› Ask"));
+    clock.advanceMillis(StateDetector.BUSY_MILLIS + 100);
+    utc.observe("c", pane(false));
+    Verdict answered = utc.verdict("c");
+    assertThat(answered.state())
+        .as("the limit above a later answer is history: %s", answered.source())
+        .isEqualTo(SessionState.IDLE);
+    assertThat(answered.attention()).isNull();
   }
 }
