@@ -126,11 +126,40 @@ public final class CliVersions {
     } else if (version.isEmpty()
         && !argv.isEmpty()
         && CliMatch.basename(argv.get(0)).equals(command)) {
-      // A process that renamed itself and hid its arguments (pi): its command, as installed here.
-      version = installed(cli);
+      // A process that renamed itself and hid its arguments (pi): its command as the PATH it was
+      // started with finds it (the person's own install), else as installed here.
+      version = onItsOwnPath(pid, cli);
+      if (version.isEmpty()) {
+        version = installed(cli);
+      }
     }
     remember(pid, new Known(start, version));
     return version;
+  }
+
+  /**
+   * The version of the CLI's command as the {@code PATH} of the process's own environment finds it:
+   * read from the package it lies in once its links are resolved, else asked.
+   */
+  private Optional<String> onItsOwnPath(long pid, CliDefinition cli) {
+    String path = processes.environment(pid).get("PATH");
+    if (path == null || path.isBlank()) {
+      return Optional.empty();
+    }
+    List<Path> dirs = new ArrayList<>();
+    for (String dir : path.split(":")) {
+      // Only absolute folders: a relative one would be looked up from the engine's folder.
+      if (dir.startsWith("/")) {
+        dirs.add(Path.of(dir));
+      }
+    }
+    Optional<Path> binary = cli.resolve(dirs);
+    if (binary.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<String> packaged =
+        realPath(binary.get().toString()).flatMap(real -> packageVersion(real, cli.packages()));
+    return packaged.isPresent() ? packaged : asked(binary.get());
   }
 
   private void remember(long pid, Known known) {
