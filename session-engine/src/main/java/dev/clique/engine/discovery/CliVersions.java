@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
 /**
  * Which version of its CLI a session runs: read from the {@code package.json} of the package the
  * CLI's process runs from (its script, or the native binary of a platform package), else from the
- * first version its program prints for {@code --version}. Asked once per process: a pid and its
- * start name one process, and a process does not change its version.
+ * first version its program prints for {@code --version}; for a process that renamed itself to its
+ * command and hid its arguments (pi), that command as its own {@code PATH} finds it. Asked once per
+ * process: a pid and its start name one process, and a process does not change its version.
  */
 public final class CliVersions {
   /** How long a program may take to print its version. */
