@@ -187,7 +187,10 @@ final class PersonsTmux implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
+      // A CLI may outlive its server (Qwen Code's re-executed child does): those are stopped too.
+      List<ProcessHandle> panes = paneProcesses();
       killServers(socket.getParent());
+      SessionProcesses.stop(panes);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
@@ -195,6 +198,31 @@ final class PersonsTmux implements AutoCloseable {
       terminal.close();
     }
     ThrowawayEngine.deleteTree(tmpdir);
+  }
+
+  /** The processes of every pane of this server and their descendants; none once it has ended. */
+  List<ProcessHandle> paneProcesses() {
+    List<ProcessHandle> found = new ArrayList<>();
+    String pids;
+    try {
+      pids = run(Map.of(), "list-panes", "-a", "-F", "#{pane_pid}");
+    } catch (IOException e) {
+      return found;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return found;
+    }
+    for (String line : pids.strip().split("\\s+")) {
+      if (!line.isEmpty()) {
+        ProcessHandle.of(Long.parseLong(line))
+            .ifPresent(
+                pane -> {
+                  found.add(pane);
+                  pane.descendants().forEach(found::add);
+                });
+      }
+    }
+    return found;
   }
 
   /** Stops every server on a socket of the throwaway directory, and nothing else. */

@@ -239,10 +239,11 @@ class RealOpencodeIT {
               {"Trigger an error\n\nTry again", "Answered this time."}
             });
     JsonNode turns = RecordedConversation.turns(engine, admin, id, expected.size(), seconds(5));
-    JsonNode sessions = JSON.readTree(opencode("session", "list", "--format", "json"));
+    JsonNode sessions =
+        JSON.readTree(opencode(project, home, "session", "list", "--format", "json"));
     softly.assertThat(sessions.size()).as("opencode's sessions: %s", sessions).isEqualTo(1);
     String session = sessions.path(0).path("id").asText();
-    JsonNode own = ownTurns(JSON.readTree(opencode("export", session)));
+    JsonNode own = ownTurns(JSON.readTree(opencode(project, home, "export", session)));
     System.err.printf(
         "opencode-real | conversation turns: %d read by clique, %d in opencode's own export of %s%n",
         turns.size(), own.size(), session);
@@ -251,7 +252,7 @@ class RealOpencodeIT {
   }
 
   /** The turns of an export: each message's text parts, consecutive ones of a role merged. */
-  private static JsonNode ownTurns(JsonNode export) {
+  static JsonNode ownTurns(JsonNode export) {
     var turns = JSON.createArrayNode();
     for (JsonNode message : export.path("messages")) {
       String role = message.path("info").path("role").asText();
@@ -272,14 +273,16 @@ class RealOpencodeIT {
     return turns;
   }
 
-  /** opencode's own command line, in the pane's environment; its standard output. */
-  private String opencode(String... args) throws Exception {
+  /**
+   * opencode's own command line in {@code project}, with {@code home}'s environment; its output.
+   */
+  static String opencode(Path project, Path home, String... args) throws Exception {
     List<String> command = new ArrayList<>();
     command.add(AgentClis.bin().resolve("opencode").toString());
     command.addAll(List.of(args));
     ProcessBuilder builder = new ProcessBuilder(command).directory(project.toFile());
     builder.environment().clear();
-    builder.environment().putAll(paneEnvironment());
+    builder.environment().putAll(paneEnvironment(home));
     builder.redirectError(ProcessBuilder.Redirect.DISCARD);
     Process process = builder.start();
     byte[] out = process.getInputStream().readAllBytes();
@@ -296,7 +299,7 @@ class RealOpencodeIT {
   // --- the session ---
 
   /** opencode's config: its Anthropic provider on the scripted server, with a model of its own. */
-  private static String config(String modelUrl) {
+  static String config(String modelUrl) {
     return """
         {
           "$schema": "https://opencode.ai/config.json",
@@ -323,6 +326,19 @@ class RealOpencodeIT {
 
   /** Starts an engine whose panes find the real CLI and the model server, and one session. */
   private void start(String configJson) throws Exception {
+    configFolder(home, configJson);
+    engine = ThrowawayEngine.prepare().withEnv(paneEnvironment(home)).start();
+    admin = engine.mintToken("opencode-it-admin", false);
+    Map<String, String> request = Map.of("cli", "opencode", "cwd", project.toString());
+    watch = ScreenWatch.ofNewSession("opencode-real", engine, admin, request, model, softly);
+    id = watch.id();
+  }
+
+  /**
+   * Makes {@code home} a person's home for opencode: {@code ~/.config/opencode/opencode.json}
+   * holding {@code configJson}, and its plugin package already named as installed.
+   */
+  static void configFolder(Path home, String configJson) throws IOException {
     Path config = Files.createDirectories(home.resolve(".config/opencode"));
     Files.writeString(config.resolve("opencode.json"), configJson);
     // opencode installs its plugin package into each config folder from npm unless the folder's
@@ -336,18 +352,13 @@ class RealOpencodeIT {
         "{\"packages\": {\"\": {\"dependencies\": {\"@opencode-ai/plugin\": \""
             + VERSION
             + "\"}}}}");
-    engine = ThrowawayEngine.prepare().withEnv(paneEnvironment()).start();
-    admin = engine.mintToken("opencode-it-admin", false);
-    Map<String, String> request = Map.of("cli", "opencode", "cwd", project.toString());
-    watch = ScreenWatch.ofNewSession("opencode-real", engine, admin, request, model, softly);
-    id = watch.id();
   }
 
   /**
    * The environment of the engine and so of its panes: a throwaway home and XDG folders, the real
    * CLI first on PATH, nothing that phones out, the shell tool asking first.
    */
-  private Map<String, String> paneEnvironment() {
+  static Map<String, String> paneEnvironment(Path home) {
     return Map.ofEntries(
         Map.entry("HOME", home.toString()),
         Map.entry("XDG_CONFIG_HOME", home.resolve(".config").toString()),
@@ -377,7 +388,7 @@ class RealOpencodeIT {
   }
 
   /** The first screen once it has started: the prompt box and its version in the footer. */
-  private static boolean started(String screen) {
+  static boolean started(String screen) {
     return ready(screen) && bottom(screen, 2).contains(VERSION);
   }
 

@@ -53,7 +53,7 @@ class RealPiIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final String BANNER = "v" + AgentClis.pinned("@earendil-works/pi-coding-agent");
-  private static final String MODEL = "scripted-model";
+  static final String MODEL = "scripted-model";
   private static final String BUSY = "Working";
   private static final String RETRYING = "Retrying (";
   private static final String TRUST_QUESTION = "Trust project folder?";
@@ -315,32 +315,7 @@ class RealPiIT {
    * model it does not know.
    */
   private void start(boolean unknownModel) throws Exception {
-    Path agent = Files.createDirectories(home.resolve(".pi/agent"));
-    Files.writeString(
-        agent.resolve("models.json"),
-        JSON.writeValueAsString(
-            Map.of(
-                "providers",
-                Map.of(
-                    "scripted",
-                    Map.of(
-                        "baseUrl",
-                        model.url(),
-                        "api",
-                        "anthropic-messages",
-                        "apiKey",
-                        "fake-key-for-a-scripted-model",
-                        "models",
-                        List.of(
-                            Map.of(
-                                "id",
-                                MODEL,
-                                "name",
-                                "Scripted",
-                                "contextWindow",
-                                200000,
-                                "maxTokens",
-                                8192)))))));
+    Path agent = modelsOf(home, model.url());
     Path gate =
         AgentClis.bin()
             .getParent()
@@ -363,20 +338,58 @@ class RealPiIT {
           "[cli.pi]\nargs = [\"--session-id\", \"{id}\", \"-e\", \"{hook_settings}\","
               + " \"--model\", \"no-such-model\"]\n");
     }
-    engine =
-        prepared
-            .withEnv(
-                Map.of(
-                    "HOME", home.toString(),
-                    "PATH", AgentClis.path(),
-                    "PI_OFFLINE", "1",
-                    "PI_TELEMETRY", "0",
-                    "PI_SKIP_VERSION_CHECK", "1"))
-            .start();
+    engine = prepared.withEnv(offlineEnvironment(home)).start();
     admin = engine.mintToken("pi-it-admin", false);
     Map<String, String> request = Map.of("cli", "pi", "cwd", project.toString());
     watch = ScreenWatch.ofNewSession("pi-real   ", engine, admin, request, model, softly);
     id = watch.id();
+  }
+
+  /**
+   * Makes {@code home} a person's home for pi: {@code ~/.pi/agent/models.json} names one provider,
+   * the scripted server at {@code modelUrl} ({@code anthropic-messages}, a fake key, model {@value
+   * #MODEL}); returns that agent folder, for a {@code settings.json} of the caller's.
+   */
+  static Path modelsOf(Path home, String modelUrl) throws IOException {
+    Path agent = Files.createDirectories(home.resolve(".pi/agent"));
+    Files.writeString(
+        agent.resolve("models.json"),
+        JSON.writeValueAsString(
+            Map.of(
+                "providers",
+                Map.of(
+                    "scripted",
+                    Map.of(
+                        "baseUrl",
+                        modelUrl,
+                        "api",
+                        "anthropic-messages",
+                        "apiKey",
+                        "fake-key-for-a-scripted-model",
+                        "models",
+                        List.of(
+                            Map.of(
+                                "id",
+                                MODEL,
+                                "name",
+                                "Scripted",
+                                "contextWindow",
+                                200000,
+                                "maxTokens",
+                                8192)))))));
+    return agent;
+  }
+
+  /**
+   * A shell's environment for pi in {@code home}: the real pi first on PATH, nothing phoning out.
+   */
+  static Map<String, String> offlineEnvironment(Path home) {
+    return Map.of(
+        "HOME", home.toString(),
+        "PATH", AgentClis.path(),
+        "PI_OFFLINE", "1",
+        "PI_TELEMETRY", "0",
+        "PI_SKIP_VERSION_CHECK", "1");
   }
 
   /** Types a prompt and submits it in one call; the model must be asked within a few seconds. */
@@ -410,7 +423,7 @@ class RealPiIT {
   }
 
   /** The ready prompt as pi leaves it once it has started: its banner is drawn too. */
-  private static boolean started(String screen) {
+  static boolean started(String screen) {
     return ready(screen) && screen.contains(BANNER);
   }
 

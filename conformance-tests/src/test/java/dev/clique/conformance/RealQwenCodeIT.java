@@ -355,7 +355,7 @@ class RealQwenCodeIT {
    * own retries stay); folder trust on or off; the OpenAI-compatible provider chosen or not (then
    * the CLI asks which to connect).
    */
-  private static String settings(boolean folderTrust, boolean openAi) {
+  static String settings(boolean folderTrust, boolean openAi) {
     String auth = openAi ? "\"auth\": {\"selectedType\": \"openai\"}," : "";
     return """
         {
@@ -387,18 +387,10 @@ class RealQwenCodeIT {
 
   /** As {@link #start(String, String)}; {@code openAiEnvironment}: the key and endpoint given. */
   private void start(String settingsJson, String mode, boolean openAiEnvironment) throws Exception {
-    Path qwen = Files.createDirectories(home.resolve(".qwen"));
-    Files.writeString(qwen.resolve("settings.json"), settingsJson);
-    Map<String, String> env = new LinkedHashMap<>();
-    env.put("HOME", home.toString());
-    env.put("PATH", AgentClis.path());
-    env.put("NO_BROWSER", "true");
-    if (openAiEnvironment) {
-      env.put("OPENAI_API_KEY", "fake-key-for-a-scripted-model");
-      env.put("OPENAI_BASE_URL", model.baseUrl());
-      env.put("OPENAI_MODEL", ChatCompletionsModelServer.MODEL);
-    }
-    engine = ThrowawayEngine.prepare().withEnv(env).start();
+    engine =
+        ThrowawayEngine.prepare()
+            .withEnv(personsHome(home, settingsJson, openAiEnvironment ? model : null))
+            .start();
     admin = engine.mintToken("qwen-it-admin", false);
     Map<String, String> request =
         mode == null
@@ -406,6 +398,27 @@ class RealQwenCodeIT {
             : Map.of("cli", "qwen", "cwd", project.toString(), "mode", mode);
     watch = ScreenWatch.ofNewSession("qwen-real", engine, admin, request, model, softly);
     id = watch.id();
+  }
+
+  /**
+   * Makes {@code home} a person's home for Qwen Code ({@code ~/.qwen/settings.json} holding {@code
+   * settingsJson}); the environment a shell of theirs runs it in: the real CLI first on PATH, no
+   * browser, and the key and endpoint of {@code model} (none when null).
+   */
+  static Map<String, String> personsHome(
+      Path home, String settingsJson, ChatCompletionsModelServer model) throws IOException {
+    Path qwen = Files.createDirectories(home.resolve(".qwen"));
+    Files.writeString(qwen.resolve("settings.json"), settingsJson);
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("HOME", home.toString());
+    env.put("PATH", AgentClis.path());
+    env.put("NO_BROWSER", "true");
+    if (model != null) {
+      env.put("OPENAI_API_KEY", "fake-key-for-a-scripted-model");
+      env.put("OPENAI_BASE_URL", model.baseUrl());
+      env.put("OPENAI_MODEL", ChatCompletionsModelServer.MODEL);
+    }
+    return env;
   }
 
   /** Keeps the screen as {@code target/qwen-screens/<name>.txt}: the raw material of goldens. */
@@ -459,7 +472,7 @@ class RealQwenCodeIT {
    * The ready prompt once the CLI has started: it draws its input box with "Initializing..." above
    * it and reads what it types only once that is gone.
    */
-  private static boolean started(String screen) {
+  static boolean started(String screen) {
     return ready(screen)
         && afterLastQuestion(screen).contains(BANNER)
         && !screen.contains("Initializing...");

@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
 /**
  * Which version of its CLI a session runs: read from the {@code package.json} of the package the
  * CLI's process runs from (its script, or the native binary of a platform package), else from the
- * first version its program prints for {@code --version}. Asked once per process: a pid and its
- * start name one process, and a process does not change its version.
+ * first version its program prints for {@code --version}; for a process that renamed itself to its
+ * command and hid its arguments (pi), that command as its own {@code PATH} finds it. Asked once per
+ * process: a pid and its start name one process, and a process does not change its version.
  */
 public final class CliVersions {
   /** How long a program may take to print its version. */
@@ -126,11 +127,40 @@ public final class CliVersions {
     } else if (version.isEmpty()
         && !argv.isEmpty()
         && CliMatch.basename(argv.get(0)).equals(command)) {
-      // A process that renamed itself and hid its arguments (pi): its command, as installed here.
-      version = installed(cli);
+      // A process that renamed itself and hid its arguments (pi): its command as the PATH it was
+      // started with finds it (the person's own install), else as installed here.
+      version = onItsOwnPath(pid, cli);
+      if (version.isEmpty()) {
+        version = installed(cli);
+      }
     }
     remember(pid, new Known(start, version));
     return version;
+  }
+
+  /**
+   * The version of the CLI's command as the {@code PATH} of the process's own environment finds it:
+   * read from the package it lies in once its links are resolved, else asked.
+   */
+  private Optional<String> onItsOwnPath(long pid, CliDefinition cli) {
+    String path = processes.environment(pid).get("PATH");
+    if (path == null || path.isBlank()) {
+      return Optional.empty();
+    }
+    List<Path> dirs = new ArrayList<>();
+    for (String dir : path.split(":")) {
+      // Only absolute folders: a relative one would be looked up from the engine's folder.
+      if (dir.startsWith("/")) {
+        dirs.add(Path.of(dir));
+      }
+    }
+    Optional<Path> binary = cli.resolve(dirs);
+    if (binary.isEmpty()) {
+      return Optional.empty();
+    }
+    Optional<String> packaged =
+        realPath(binary.get().toString()).flatMap(real -> packageVersion(real, cli.packages()));
+    return packaged.isPresent() ? packaged : asked(binary.get());
   }
 
   private void remember(long pid, Known known) {

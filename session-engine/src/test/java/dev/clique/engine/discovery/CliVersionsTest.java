@@ -122,6 +122,28 @@ class CliVersionsTest {
   }
 
   @Test
+  void aCliThatRenamedItselfHasTheVersionItsOwnPathFinds() throws Exception {
+    packageAt("node_modules/@acme/agent", "3.4.5");
+    Path script =
+        executable(
+            "node_modules/@acme/agent/cli.js",
+            "#!/usr/bin/env node\nsetTimeout(() => {}, 30000)\n");
+    Path bin = Files.createDirectories(dir.resolve("node_modules/.bin"));
+    Files.createSymbolicLink(bin.resolve("agent"), script);
+    // The engine's own PATH has no agent: only the process's PATH leads to its package.
+    CliCatalogue catalogue =
+        catalogue("[cli.agent]\ncommand = \"agent\"\npackages = [\"@acme/agent\"]\n");
+    assertThat(catalogue.resolve(catalogue.find("agent").orElseThrow())).isEmpty();
+    // As pi leaves its process: named after its command, its arguments hidden.
+    ProcessBuilder renamed = new ProcessBuilder("bash", "-c", "exec -a agent sleep 30");
+    renamed.environment().put("PATH", bin + ":/usr/bin:/bin");
+    pane = renamed.start();
+
+    assertThat(eventually(() -> CliVersions.system(catalogue).running("agent", pane.pid())))
+        .contains("3.4.5");
+  }
+
+  @Test
   void aShellsVersionIsWhatItSaysWhenAsked() throws Exception {
     CliCatalogue catalogue = catalogue("");
     pane = new ProcessBuilder("bash", "-c", "sleep 30; true").start();
