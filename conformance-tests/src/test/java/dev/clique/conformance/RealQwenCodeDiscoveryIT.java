@@ -7,7 +7,6 @@ import dev.clique.models.ChatCompletionsModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -25,8 +24,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeavesRealThingsUntouched.class)
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class RealQwenCodeDiscoveryIT {
-  private static final Duration START = Duration.ofSeconds(60);
-  private static final Duration TURN = Duration.ofSeconds(30);
   private static final String PROMPT = "Where is the login test?";
   private static final String ANSWER = "The login test lives in LoginTest.java.";
 
@@ -40,42 +37,12 @@ class RealQwenCodeDiscoveryIT {
       // As a person starts it: their own server, their own session, `qwen` found on PATH.
       try (PersonsTmux own = PersonsTmux.startedBy(project, env, "qwen");
           ThrowawayEngine engine = ThrowawayEngine.prepare().withEnv(own.discoverClis()).start()) {
-        String admin = engine.mintToken("discovery-admin", false);
-        JsonNode found =
-            engine.awaitSession(
-                admin,
-                s -> s.path("source").path("socket").asText().equals(own.socket.toString()),
-                START);
-        String id = found.path("id").asText();
-        assertThat(found.path("cli").asText()).isEqualTo("qwen");
-        assertThat(found.path("adopted").asBoolean(true)).isFalse();
-        assertThat(found.path("cwd").asText()).isEqualTo(project.toString());
-        engine.awaitSession(
-            admin,
-            s ->
-                s.path("id").asText().equals(id)
-                    && RealQwenCodeIT.started(own.screen())
-                    && s.path("state").asText().equals("idle"),
-            START);
-        assertThat(engine.awaitCliVersion(admin, id, Duration.ofSeconds(5)))
-            .as("cli_version of the discovered session")
-            .isEqualTo(AgentClis.pinned("@qwen-code/qwen-code"));
+        DiscoveredSession found =
+            DiscoveredSession.await(
+                engine, own, "qwen", project, RealQwenCodeIT::started, "@qwen-code/qwen-code");
 
-        // The person types into their own terminal; the model answers.
         model.then(new Step.Text(ANSWER));
-        own.type(env, PROMPT);
-        engine.awaitSession(
-            admin,
-            s ->
-                s.path("id").asText().equals(id)
-                    && s.path("state").asText().equals("idle")
-                    && own.screen().contains(ANSWER)
-                    && RealQwenCodeIT.started(own.screen()),
-            TURN);
-
-        JsonNode transcript = engine.awaitTranscript(admin, id, ANSWER, TURN);
-        System.err.printf(
-            "qwen-discovery | transcript_source: %s%n", transcript.path("transcript_source"));
+        JsonNode transcript = found.ask(env, PROMPT, ANSWER);
         assertThat(transcript.path("transcript_source").path("exact").asBoolean())
             .as(transcript.path("transcript_source").toString())
             .isTrue();
@@ -87,19 +54,7 @@ class RealQwenCodeDiscoveryIT {
         assertThat(transcript.path("turns"))
             .as("the conversation the engine read, against %s", chat)
             .isEqualTo(recorded);
-        System.err.printf(
-            "qwen-discovery | cli %s, cli_version %s, turns %d read, %d in its own chat%n",
-            found.path("cli").asText(),
-            engine.awaitCliVersion(admin, id, Duration.ofSeconds(1)),
-            transcript.path("turns").size(),
-            recorded.size());
-
-        assertThat(
-                engine
-                    .post("/api/sessions/" + id + "/send", admin, "{\"text\":\"hi\"}")
-                    .statusCode())
-            .as("a discovered session is read-only until adopted")
-            .isEqualTo(403);
+        found.report(transcript, recorded, "its own chat");
       }
     } finally {
       ThrowawayEngine.deleteTree(home);
