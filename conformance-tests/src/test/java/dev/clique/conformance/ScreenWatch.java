@@ -153,10 +153,11 @@ final class ScreenWatch implements AutoCloseable {
   }
 
   /**
-   * One look: when it began, the screen as tmux shows it ("" once the session is gone), the
-   * engine's row, and when ({@link System#nanoTime}) the engine's answer came.
+   * One look: when it began (wall clock, and {@link System#nanoTime}), the screen as tmux shows it
+   * ("" once the session is gone), the engine's row, and when ({@link System#nanoTime}) the
+   * engine's answer came.
    */
-  record Look(long at, String screen, JsonNode session, long stateAt) {
+  record Look(long at, long atNanos, String screen, JsonNode session, long stateAt) {
     String state() {
       return session == null ? "(no row)" : session.path("state").asText();
     }
@@ -201,6 +202,7 @@ final class ScreenWatch implements AutoCloseable {
   /** Takes one look now. */
   Look look() throws IOException, InterruptedException {
     long at = System.currentTimeMillis();
+    long atNanos = System.nanoTime();
     String screen;
     try {
       screen = tmux.captureScreen(id);
@@ -219,7 +221,7 @@ final class ScreenWatch implements AutoCloseable {
     if (!screen.isEmpty()) {
       lastScreen = screen;
     }
-    return new Look(at, screen, row, System.nanoTime());
+    return new Look(at, atNanos, screen, row, System.nanoTime());
   }
 
   /** The last screen that was not empty, for the messages of failed checks. */
@@ -277,7 +279,13 @@ final class ScreenWatch implements AutoCloseable {
       look = look();
     }
     boolean reported = expected.equals(look.state());
+    // The engine reported the state by the first of: a look that showed it, a wait that answered
+    // it. The wait is told the moment the state turns; the looks come a tick apart.
     long delay = look.at() - shown.at();
+    Long answered = reported ? probe.answeredMillis(expected, shown.atNanos()) : null;
+    if (answered != null) {
+      delay = Math.min(delay, Math.max(0, answered));
+    }
     Long waitLag = reported ? probe.lagMillis(expected, look.stateAt()) : null;
     table(
         screen,

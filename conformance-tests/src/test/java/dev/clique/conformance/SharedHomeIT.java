@@ -53,7 +53,7 @@ class SharedHomeIT {
         file.path("sessions").forEach(s -> recorded.add(s.path("id").asText()));
         assertThat(recorded).as("state.json").containsAll(acknowledged);
         assertThat(Tmux.sessions(first.socket))
-            .as("tmux")
+            .as(() -> "tmux; the engines' logs:\n" + first.serveStderr() + second.serveStderr())
             .containsExactlyInAnyOrderElementsOf(recorded);
         for (ThrowawayEngine engine : List.of(first, second)) {
           Set<String> listed = new HashSet<>();

@@ -67,6 +67,16 @@ final class WaitProbe implements AutoCloseable {
   }
 
   /**
+   * How many ms after {@code sinceNanos} a wait answered {@code state} (0 or less: it had, and it
+   * still held then); {@code null} when none has yet.
+   */
+  Long answeredMillis(String state, long sinceNanos) {
+    synchronized (answers) {
+      return lag(state, sinceNanos, System.nanoTime());
+    }
+  }
+
+  /**
    * The lag of the answer of {@code state} that holds at {@code seenNanos}, or came by {@code
    * until}.
    */

@@ -128,6 +128,9 @@ public final class TmuxProcess implements Tmux {
   private final Duration timeout;
   private final ProcFs proc = ProcFs.system();
 
+  /** Between the control client's attach and the commands that notify it (clique's own server). */
+  private final AttachGate gate;
+
   /** The server on socket name {@code socket} ({@code tmux -L}), in tmux's socket directory. */
   public TmuxProcess(String binary, String socket, Duration timeout) {
     this(binary, socket, List.of("-L", socket), timeout, true);
@@ -137,6 +140,7 @@ public final class TmuxProcess implements Tmux {
       String binary, String socket, List<String> address, Duration timeout, boolean controlled) {
     this.binary = binary;
     this.socket = socket;
+    this.gate = controlled ? AttachGate.of(socketFileNow(address, socket)) : null;
     this.address = address;
     this.timeout = timeout;
     this.controlled = controlled;
@@ -238,13 +242,18 @@ public final class TmuxProcess implements Tmux {
     for (String arg : argv) {
       args.add(escape(arg));
     }
-    Result result = run(args, env);
-    for (int retry = 0; retry < 3 && serverWasEnding(result); retry++) {
-      // The last session's end was closing the server as this call reached it: nothing was made,
-      // and once that server is gone the same call starts a new one.
-      sleep(Duration.ofMillis(50));
-      result = run(args, env);
-    }
+    Result result =
+        notifying(
+            () -> {
+              Result made = run(args, env);
+              for (int retry = 0; retry < 3 && serverWasEnding(made); retry++) {
+                // The last session's end was closing the server as this call reached it: nothing
+                // was made, and once that server is gone the same call starts a new one.
+                sleep(Duration.ofMillis(50));
+                made = run(args, env);
+              }
+              return made;
+            });
     check(result, "new-session " + name);
     synchronized (controlLock) {
       controlRefusedAt = null; // a server runs now: the control client may attach
@@ -295,10 +304,14 @@ public final class TmuxProcess implements Tmux {
       return;
     }
     String buffer = "clique-" + name + "-" + BUFFERS.incrementAndGet();
+    // A buffer made and deleted is told to control clients.
     check(
-        run(List.of("load-buffer", "-b", buffer, "-"), Map.of(), text.getBytes(UTF_8)),
+        notifying(
+            () -> run(List.of("load-buffer", "-b", buffer, "-"), Map.of(), text.getBytes(UTF_8))),
         "load-buffer");
-    check(run(List.of("paste-buffer", "-p", "-d", "-b", buffer, "-t", pane(name))), "paste-buffer");
+    check(
+        notifying(() -> run(List.of("paste-buffer", "-p", "-d", "-b", buffer, "-t", pane(name)))),
+        "paste-buffer");
   }
 
   @Override
@@ -309,10 +322,12 @@ public final class TmuxProcess implements Tmux {
   @Override
   public void killSession(String name) throws TmuxException {
     // A discovered session is one pane of someone's own tmux session: only that pane goes.
-    Result result =
+    List<String> words =
         PANE_ID.matcher(name).matches()
-            ? call(List.of("kill-pane", "-t", name))
-            : call(List.of("kill-session", "-t", "=" + name));
+            ? List.of("kill-pane", "-t", name)
+            : List.of("kill-session", "-t", "=" + name);
+    ControlClient client = control(); // attached first: an attach waits for what notifies
+    Result result = notifying(() -> callThrough(client, words));
     if (result.exitCode != 0 && !gone(result)) {
       check(result, "kill-session");
     }
@@ -612,7 +627,11 @@ public final class TmuxProcess implements Tmux {
       ProcessBuilder builder = ControlClient.relayed(command);
       builder.environment().keySet().removeIf(TmuxProcess::notForPanes);
       try {
-        client = ControlClient.start(builder, line -> notices.incrementAndGet(), socket, timeout);
+        client =
+            attach(
+                () ->
+                    ControlClient.start(
+                        builder, line -> notices.incrementAndGet(), socket, timeout));
         String[] where =
             client
                 .run("display-message -p '#{pid} #{session_name}'", timeout)
@@ -746,7 +765,10 @@ public final class TmuxProcess implements Tmux {
    * when one is attached, else as a process of its own.
    */
   private Result call(List<String> words) throws TmuxException {
-    ControlClient client = control();
+    return callThrough(control(), words);
+  }
+
+  private Result callThrough(ControlClient client, List<String> words) throws TmuxException {
     String line = client == null ? null : ControlClient.commandLine(words);
     if (line != null) {
       try {
@@ -793,6 +815,9 @@ public final class TmuxProcess implements Tmux {
     try {
       if (file != null) {
         Files.deleteIfExists(file);
+        if (gate != null) {
+          gate.forget(); // no server is left to attach to
+        }
       }
     } catch (IOException e) {
       // a socket file left behind does no harm
@@ -817,15 +842,29 @@ public final class TmuxProcess implements Tmux {
   private volatile Path ownSocketFile;
 
   private Path socketFileNow() {
+    return socketFileNow(address, socket);
+  }
+
+  private static Path socketFileNow(List<String> address, String socket) {
     if (address.get(0).equals("-S")) {
       return Path.of(socket);
     }
-    String uid = proc.userId();
+    String uid = ProcFs.system().userId();
     if (uid == null) {
       return null;
     }
     String dir = System.getenv().getOrDefault("TMUX_TMPDIR", "/tmp");
     return Path.of(dir.isBlank() ? "/tmp" : dir, "tmux-" + uid, socket);
+  }
+
+  /** Runs {@code work}, which makes tmux notify control clients, clear of any attach. */
+  private <T> T notifying(AttachGate.Work<T> work) throws TmuxException {
+    return gate == null ? work.run() : gate.notifying(work);
+  }
+
+  /** Attaches a control client, with nothing that notifies control clients running meanwhile. */
+  private <T> T attach(AttachGate.Work<T> work) throws TmuxException {
+    return gate == null ? work.run() : gate.attaching(work);
   }
 
   /** A session of clique's by its exact name, or one pane by its id ({@code %12}). */
