@@ -25,6 +25,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * lock, between processes (the engines on one home) by a lock on a file next to the socket.
  */
 final class AttachGate {
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AttachGate.class);
   private static final Map<Path, AttachGate> GATES = new ConcurrentHashMap<>();
 
   /** The work done under the gate, which may fail as tmux does. */
@@ -119,6 +120,10 @@ final class AttachGate {
       return channel.lock(0, Long.MAX_VALUE, isShared);
     } catch (IOException | UnsupportedOperationException e) {
       closeChannel();
+      log.warn(
+          "cannot lock {}: attaches are kept apart from this engine's own commands only ({})",
+          file,
+          e.getMessage());
       return null;
     }
   }
