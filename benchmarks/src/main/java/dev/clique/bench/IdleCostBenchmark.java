@@ -43,7 +43,7 @@ final class IdleCostBenchmark implements Benchmark {
   public List<Figure> run(Settings settings) throws Exception {
     List<Figure> figures = new ArrayList<>();
     int settle = settings.scale(30, 3);
-    int quiet = settings.scale(30, 3);
+    int quiet = settings.scale(60, 3); // a CPU tick is 10 ms: 60 s tell 0.17 ms/s apart
     for (int sessions : settings.quick() ? List.of(0, 2) : List.of(0, 20, 200)) {
       try (Serve serve = Serve.start(settings.launcher())) {
         System.err.printf("idle-cost: %d shell sessions...%n", sessions);
@@ -89,11 +89,45 @@ final class IdleCostBenchmark implements Benchmark {
                 "MiB",
                 Samples.of(serve.residentMiB()),
                 "VmRSS after " + (settle + quiet + settings.scale(10, 2)) + " s"));
+        if (sessions == 20) {
+          figures.addAll(afterLongIdle(serve, settings, quiet));
+        }
       }
     }
     figures.addAll(threeEmbedded(settings, settle, quiet));
     return figures;
   }
+
+  /**
+   * The same engine once it has run for {@value #LONG_IDLE_SECONDS} s, as a daemon that runs all
+   * day mostly is: its CPU (its compiler long done) and its resident memory.
+   */
+  private static List<Figure> afterLongIdle(Serve serve, Settings settings, int quiet)
+      throws IOException, InterruptedException {
+    int runFor = settings.scale(LONG_IDLE_SECONDS, 60);
+    long left = TimeUnit.SECONDS.toNanos(runFor) - (System.nanoTime() - serve.startedAt());
+    System.err.printf("idle-cost: the 20 sessions' engine until it has run %d s...%n", runFor);
+    if (left > 0) {
+      TimeUnit.NANOSECONDS.sleep(left);
+    }
+    Cost cost = serve.cost(quiet);
+    return List.of(
+        Figure.reference(
+            "CPU of `clique serve` with 20 idle sessions, after " + runFor + " s",
+            "ms/s",
+            Samples.of(cost.total()),
+            String.format(
+                "over %d s: engine %.3f, processes it started %.3f, its tmux server %.3f ms/s",
+                quiet, cost.engine(), cost.spawned(), cost.tmux())),
+        Figure.atMost(
+            "RSS of `clique serve` with 20 idle sessions, after " + runFor + " s",
+            "MiB",
+            Samples.of(serve.residentMiB()),
+            64,
+            "VmRSS"));
+  }
+
+  private static final int LONG_IDLE_SECONDS = 600;
 
   /**
    * Three {@code clique mcp --embedded} on one home, as three assistants start them, with 20 idle
@@ -189,6 +223,7 @@ final class IdleCostBenchmark implements Benchmark {
     private final String token;
     private final Path workdir;
     private final HttpClient http = HttpClient.newHttpClient();
+    private final long startedAt;
 
     private Serve(Path launcher, Path home, Path sockets, String socket, Map<String, String> env)
         throws IOException, InterruptedException {
@@ -203,6 +238,7 @@ final class IdleCostBenchmark implements Benchmark {
         port = free.getLocalPort();
       }
       this.url = "http://127.0.0.1:" + port;
+      this.startedAt = System.nanoTime();
       ProcessBuilder serve =
           new ProcessBuilder(launcher.toString(), "serve", "--port", Integer.toString(port))
               .redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -279,6 +315,11 @@ final class IdleCostBenchmark implements Benchmark {
       if (created.statusCode() != 201) {
         throw new IOException("creating a session answered " + created.statusCode());
       }
+    }
+
+    /** When the engine was started, in {@link System#nanoTime()}. */
+    long startedAt() {
+      return startedAt;
     }
 
     /** The JVM's pid: bin/clique execs it, so it is the launcher's own. */

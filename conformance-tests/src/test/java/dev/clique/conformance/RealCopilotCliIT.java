@@ -188,6 +188,28 @@ class RealCopilotCliIT {
           .as("attention.kind after the API error")
           .isEqualTo("error");
 
+      // Its provider's usage limit: a 429 for every try. Copilot retries five times (about 50 s)
+      // before it gives up on screen; nothing is broken, a person waits or switches.
+      for (int i = 0; i < 6; i++) {
+        rig.model.then(
+            new Step.UsageLimit(
+                "You've hit your usage limit.", java.time.Instant.now().plusSeconds(600)));
+      }
+      rig.prompt(soft, "Summarise the changelog");
+      rig.observe(
+          "usage limit (429, retries spent)",
+          screen -> screen.contains("Last error: 429"),
+          "waiting",
+          Duration.ofSeconds(90),
+          Duration.ofSeconds(6));
+      JsonNode limited = rig.session().path("attention");
+      soft.assertThat(limited.path("kind").asText(null))
+          .as("attention.kind after the usage limit (attention: %s)", limited)
+          .isEqualTo("usage_limit");
+      soft.assertThat(limited.path("detail").asText(""))
+          .as("attention.detail: Copilot's words")
+          .contains("Last error: 429 You've hit your usage limit.");
+
       Path events =
           rig.copilotHome.resolve("session-state").resolve(rig.id).resolve("events.jsonl");
       ArrayNode own = ownTurns(events);

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,11 @@ class RealOpencodeIT {
   private static final String BUSY = "esc interrupt";
   private static final String PERMISSION = "Permission required";
   private static final String CHOICES = "Allow once";
+
+  /** Anthropic's words for an API key over its request rate limit. */
+  private static final String LIMIT_WORDS =
+      "Rate limit reached: this organization's rate limit of 50 requests per minute was exceeded.";
+
   private static final String SLOW_ANSWER =
       "Here is a slow answer that streams in many small pieces while the model talks about"
           + " the build, the tests and the release notes. That is all for now.";
@@ -187,6 +193,43 @@ class RealOpencodeIT {
             Duration.ofSeconds(30));
     watch.expectState("answer after the error", answered, "idle");
 
+    // Its provider's rate limit: a 429 rate_limit_error whose retry-after names a time two
+    // minutes on, for every try of the turn. opencode tries again by itself then; meanwhile nothing
+    // is broken, and the session needs a person only to wait or switch: waiting, with when it
+    // tries again. The person stops the tries (Esc) and asks again once the limit has lifted.
+    model.then(
+        new ScriptedModelServer.Step.UsageLimit(LIMIT_WORDS, Instant.now().plusSeconds(120)),
+        new ScriptedModelServer.Step.Text("Answered after the limit."));
+    watch.send(Map.of("text", "Summarise the log", "enter", true));
+    Look limited =
+        watch.expectUsageLimit(
+            "usage limit (429)", s -> s.contains("Rate limit reached"), Duration.ofSeconds(30));
+    softly
+        .assertThat(limited.attention().path("detail").asText())
+        .as("attention.detail: the provider's words")
+        .contains("Rate limit reached");
+    softly
+        .assertThat(limited.attention().path("resets_at").asText())
+        .as("attention.resets_at: when opencode tries again (attention: %s)", limited.attention())
+        .isNotEmpty();
+    watch.holds("usage limit, 3 s on", "waiting", Duration.ofSeconds(3));
+    // opencode stops its work at a second Esc, pressed once it says "esc again to interrupt".
+    watch.send(Map.of("key", "Escape"));
+    watch.awaitScreen(
+        "esc again", s -> s.contains("esc again to interrupt"), Duration.ofSeconds(5));
+    watch.send(Map.of("key", "Escape"));
+    Look stopped =
+        watch.awaitScreen(
+            "tries stopped", s -> ready(s) && !s.contains("retrying in"), Duration.ofSeconds(10));
+    watch.expectState("tries stopped", stopped, "idle");
+    watch.send(Map.of("text", "Try again", "enter", true));
+    Look afterLimit =
+        watch.awaitScreen(
+            "answer after the usage limit",
+            s -> ready(s) && s.contains("Answered after the limit."),
+            Duration.ofSeconds(30));
+    watch.expectState("answer after the usage limit", afterLimit, "idle");
+
     Path config = home.resolve(".config/opencode");
     try (var files = Files.list(config.resolve("node_modules"))) {
       softly.assertThat(files.toList()).as("opencode installed nothing from npm").isEmpty();
@@ -236,7 +279,8 @@ class RealOpencodeIT {
             new String[][] {
               {"Explain the build slowly", SLOW_ANSWER},
               {"Build the project", "The build finished and wrote build.log."},
-              {"Trigger an error\n\nTry again", "Answered this time."}
+              {"Trigger an error\n\nTry again", "Answered this time."},
+              {"Summarise the log\n\nTry again", "Answered after the limit."}
             });
     JsonNode turns = RecordedConversation.turns(engine, admin, id, expected.size(), seconds(5));
     JsonNode sessions =

@@ -12,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,10 @@ class RealPiIT {
   private static final String TRUST_QUESTION = "Trust project folder?";
   private static final String DIALOG = "Allow?";
   private static final String FINAL_ERROR = "Error: Retry failed after";
+
+  /** Anthropic's words for an API key over its request rate limit. */
+  private static final String LIMIT_WORDS =
+      "Rate limit reached: this organization's rate limit of 50 requests per minute was exceeded.";
 
   private final SoftAssertions softly = new SoftAssertions();
   private AnthropicModelServer model;
@@ -114,7 +119,9 @@ class RealPiIT {
         new Step.SlowText(
             "The scratch folder is gone. Nothing else to do.", 4, Duration.ofSeconds(2)),
         new Step.Failure(500, "api_error", "The scripted server failed on purpose."),
-        new Step.Text("Answered this time."));
+        new Step.Text("Answered this time."),
+        new Step.UsageLimit(LIMIT_WORDS, Instant.now().plusSeconds(600)),
+        new Step.Text("Answered after the limit."));
     Files.createDirectories(project.resolve("scratch"));
     start(false);
 
@@ -192,6 +199,27 @@ class RealPiIT {
             Duration.ofSeconds(20));
     watch.expectState("answer after the error", answered, "idle");
 
+    // Its vendor's rate limit: a 429 rate_limit_error for every try of the turn. Once pi gives up
+    // retrying, nothing is broken: a person waits or switches, and asks again later.
+    prompt("Summarise the log");
+    Look limited =
+        watch.expectUsageLimit(
+            "usage limit (429), retries spent",
+            s -> s.contains(FINAL_ERROR) && s.contains("429") && !busy(s),
+            Duration.ofSeconds(90));
+    softly
+        .assertThat(limited.attention().path("detail").asText())
+        .as("attention.detail: the vendor's words (attention: %s)", limited.attention())
+        .contains("Rate limit reached");
+    watch.holds("usage limit, 2 s on", "waiting", Duration.ofSeconds(2));
+    prompt("Try again");
+    Look afterLimit =
+        watch.awaitScreen(
+            "answer after the usage limit",
+            s -> ready(s) && s.contains("Answered after the limit."),
+            Duration.ofSeconds(20));
+    watch.expectState("answer after the usage limit", afterLimit, "idle");
+
     JsonNode conversation = checkConversation();
     checkKill();
     checkRestartResumes(conversation);
@@ -225,7 +253,7 @@ class RealPiIT {
     JsonNode turns = RecordedConversation.turns(engine, admin, id, own.size(), seconds(3));
     System.err.printf(
         "pi-real    | conversation turns: %d read by clique, %d in pi's own view"
-            + " (5 prompts sent, 1 failed; %d lines in its session file)%n",
+            + " (7 prompts sent, 2 failed; %d lines in its session file)%n",
         turns.size(), own.size(), Files.readAllLines(session).size());
     RecordedConversation.keep(
         session, "pi-" + AgentClis.pinned("@earendil-works/pi-coding-agent") + "-session.jsonl");
@@ -248,7 +276,9 @@ class RealPiIT {
                         "text",
                         "The scratch folder is gone. Nothing else to do."),
                     Map.of("role", "user", "text", "Trigger an error\n\nTry again"),
-                    Map.of("role", "assistant", "text", "Answered this time."))));
+                    Map.of("role", "assistant", "text", "Answered this time."),
+                    Map.of("role", "user", "text", "Summarise the log\n\nTry again"),
+                    Map.of("role", "assistant", "text", "Answered after the limit."))));
     softly.assertThat(own).as("pi's own view of its session file").isEqualTo(expected);
     softly
         .assertThat(turns)

@@ -265,16 +265,10 @@ class RealQwenCodeIT {
     }
     model.then(new Step.Text("Answered after the limit."));
     prompt("Summarise the log");
-    Look limit =
-        watch.awaitScreen(
+    Look limited =
+        watch.expectUsageLimit(
             "usage limit (429)", s -> s.contains("API Error: 429"), Duration.ofSeconds(90));
-    keepScreen("usage_limit_429", limit);
-    Look limited = watch.expectState("usage limit (429)", limit, "waiting");
-    watch.table("usage limit attention", "", limited.attention().toString(), -1, "");
-    softly
-        .assertThat(limited.attention().path("kind").asText())
-        .as("attention.kind on the usage limit (attention: %s)", limited.attention())
-        .isEqualTo("usage_limit");
+    keepScreen("usage_limit_429", limited);
     prompt("Try again");
     Look afterLimit =
         watch.awaitScreen(

@@ -270,6 +270,21 @@ final class ScreenWatch implements AutoCloseable {
     return expectState(screen, shown, expected, PATIENCE);
   }
 
+  /**
+   * Waits for the screen of a usage limit ({@code shown}), then for the engine to report it: {@code
+   * waiting}, with attention kind {@code usage_limit}, whose attention the table prints. Returns
+   * the look that reported it.
+   */
+  Look expectUsageLimit(String screen, Predicate<String> shown, Duration timeout) throws Exception {
+    Look limited = expectState(screen, awaitScreen(screen, shown, timeout), "waiting");
+    table(screen + " attention", "", String.valueOf(limited.attention()), -1, "");
+    softly
+        .assertThat(limited.attention().path("kind").asText())
+        .as("attention.kind on the %s (attention: %s)", screen, limited.attention())
+        .isEqualTo("usage_limit");
+    return limited;
+  }
+
   /** As {@link #expectState(String, Look, String)}, the state looked for up to {@code patience}. */
   Look expectState(String screen, Look shown, String expected, Duration patience) throws Exception {
     Look look = shown;

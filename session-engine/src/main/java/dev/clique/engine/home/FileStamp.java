@@ -26,4 +26,19 @@ public record FileStamp(long size, long modifiedNanos, Object fileKey) {
       return NONE;
     }
   }
+
+  // Written out: compared on every tick of an idle engine, where a record's generated equals
+  // (a method-handle chain) costs many times a plain comparison.
+  @Override
+  public boolean equals(Object other) {
+    return other instanceof FileStamp that
+        && size == that.size
+        && modifiedNanos == that.modifiedNanos
+        && java.util.Objects.equals(fileKey, that.fileKey);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(size, modifiedNanos, fileKey);
+  }
 }

@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,20 +80,34 @@ final class OpencodeHooks implements HookDialect {
     return switch (type) {
       case "busy" -> Optional.of(report(SessionState.WORKING, null, "session.status busy"));
       case "idle" -> Optional.of(report(SessionState.IDLE, null, "session.status idle"));
-      case "retry" -> {
-        String detail =
-            status.path("message").asText("the API failed")
-                + " (retrying, attempt "
-                + status.path("attempt").asInt(0)
-                + ")";
-        yield Optional.of(
-            report(
-                SessionState.ERROR,
-                new Attention("error", detail, nowMillis),
-                "session.status retry"));
-      }
+      case "retry" -> Optional.of(retry(status, nowMillis));
       default -> Optional.empty();
     };
+  }
+
+  /**
+   * A failed request that opencode tries again by itself, at {@code next}. A usage or rate limit
+   * (its own gateway's names its reason; a provider's 429 comes with the provider's words, which
+   * opencode passes on) is no failure: the session needs a person only to wait or switch, so it is
+   * waiting, with when opencode tries again. Any other failure is an error until a try succeeds.
+   */
+  private static Report retry(JsonNode status, long nowMillis) {
+    String message = status.path("message").asText("the API failed");
+    String reason = status.path("action").path("reason").asText("");
+    if (reason.endsWith("_limit") || LimitWords.in(message)) {
+      long next = status.path("next").asLong(0);
+      return report(
+          SessionState.WAITING,
+          new Attention(
+              Attention.USAGE_LIMIT,
+              message,
+              nowMillis,
+              next > nowMillis ? Instant.ofEpochMilli(next) : null),
+          "session.status retry " + (reason.isEmpty() ? "rate limit" : reason));
+    }
+    String detail = message + " (retrying, attempt " + status.path("attempt").asInt(0) + ")";
+    return report(
+        SessionState.ERROR, new Attention("error", detail, nowMillis), "session.status retry");
   }
 
   /** A failed turn; the person's own Esc ({@code MessageAbortedError}) is no error. */

@@ -41,8 +41,15 @@ final class PiHooks implements HookDialect {
       case "tool_call" -> report(SessionState.WORKING, null, "tool_call " + text(event, "tool"));
       case "agent_settled" -> {
         String error = text(event, "error");
-        yield error.isEmpty()
-            ? report(SessionState.IDLE, null, "agent_settled")
+        if (error.isEmpty()) {
+          yield report(SessionState.IDLE, null, "agent_settled");
+        }
+        // A usage or rate limit it gave up retrying is no failure: a person waits or switches.
+        yield LimitWords.in(error)
+            ? report(
+                SessionState.WAITING,
+                new Attention(Attention.USAGE_LIMIT, error, nowMillis),
+                "agent_settled on a usage limit")
             : report(
                 SessionState.ERROR,
                 new Attention("error", error, nowMillis),

@@ -46,14 +46,33 @@ final class KnownSessions {
     return shown;
   }
 
-  /** Every session the watcher looks at. */
+  /**
+   * Every session the watcher looks at: the same list, by identity, as long as neither the records
+   * nor what discovery found changed (the watcher asks on every tick).
+   */
   List<SessionRecord> watched() {
-    return records(watched);
+    List<Found> found = watched;
+    List<SessionRecord> recorded = store.all();
+    Watched last = lastWatched;
+    if (last != null && last.found == found && last.recorded == recorded) {
+      return last.all;
+    }
+    List<SessionRecord> all = records(found, recorded);
+    lastWatched = new Watched(found, recorded, all);
+    return all;
   }
+
+  private record Watched(
+      List<Found> found, List<SessionRecord> recorded, List<SessionRecord> all) {}
+
+  private volatile Watched lastWatched;
 
   /** Every session: the stored ones, then those of {@code found} that are not stored. */
   List<SessionRecord> records(List<Found> found) {
-    List<SessionRecord> recorded = store.all();
+    return records(found, store.all());
+  }
+
+  private static List<SessionRecord> records(List<Found> found, List<SessionRecord> recorded) {
     if (found.isEmpty()) {
       return recorded;
     }

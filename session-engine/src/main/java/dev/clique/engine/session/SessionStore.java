@@ -31,6 +31,9 @@ public final class SessionStore {
   private static final long RECHECK_NANOS = 250_000_000L;
 
   private final Map<String, SessionRecord> records = new LinkedHashMap<>();
+  // The records as a list, made again only when they change: the watcher asks for it on every
+  // tick, and tells "the same sessions as before" by its identity.
+  private List<SessionRecord> listed = List.of();
   private FileStamp loaded = FileStamp.NONE;
   private long checkedAt = System.nanoTime();
 
@@ -43,6 +46,7 @@ public final class SessionStore {
     store.sweepTemporaryFiles();
     store.load();
     store.loaded = FileStamp.of(file);
+    store.relist();
     return store;
   }
 
@@ -53,7 +57,7 @@ public final class SessionStore {
 
   public synchronized List<SessionRecord> all() {
     reloadIfChanged();
-    return List.copyOf(records.values());
+    return listed;
   }
 
   public synchronized Optional<SessionRecord> find(String id) {
@@ -85,6 +89,7 @@ public final class SessionStore {
       records.putAll(before); // unreadable now: keep what was known rather than forget it
     }
     loaded = stamp;
+    relist();
   }
 
   /**
@@ -126,6 +131,14 @@ public final class SessionStore {
     loaded = FileStamp.of(file);
     records.clear();
     records.putAll(next);
+    relist();
+  }
+
+  private void relist() {
+    List<SessionRecord> now = List.copyOf(records.values());
+    if (!now.equals(listed)) {
+      listed = now; // a file read again with the same records keeps the list's identity
+    }
   }
 
   private void sweepTemporaryFiles() {

@@ -196,8 +196,12 @@ final class SessionTmux implements Tmux {
   }
 
   private Set<String> sockets() {
+    Map<String, Source> sources = foreign.get();
+    if (sources.isEmpty()) {
+      return Set.of(); // no other server: what an idle engine asks twice a second
+    }
     Set<String> sockets = new java.util.HashSet<>();
-    foreign.get().values().forEach(source -> sockets.add(source.socket()));
+    sources.values().forEach(source -> sockets.add(source.socket()));
     return sockets;
   }
 

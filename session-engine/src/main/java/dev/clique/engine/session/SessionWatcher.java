@@ -18,8 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -82,7 +80,11 @@ final class SessionWatcher implements AutoCloseable {
   private final WaitRegistry waits;
   private final Runnable published;
   private final Clock clock;
-  private final ScheduledExecutorService watch = daemon("session-watch");
+  // A plain thread that waits on a monitor: an idle engine's only wake-ups are this thread's, and
+  // a scheduled executor's queue and locks cost more than the look itself on every one of them.
+  private final Thread watch = new Thread(this::watch, "session-watch");
+  private final Object wake = new Object();
+  private boolean wakeNow; // guarded by wake
   private final AtomicLong listSeq = new AtomicLong();
   private final Object lock = new Object();
   private long appliedSeq; // guarded by lock
@@ -126,18 +128,37 @@ final class SessionWatcher implements AutoCloseable {
 
   void start() {
     refreshNow();
-    watch.schedule(this::loop, TICK_MILLIS, TimeUnit.MILLISECONDS);
+    watch.setDaemon(true);
+    watch.start();
   }
 
   /** One tick, then the next: soon while a session settles, later while all are settled. */
-  private void loop() {
-    long delay = CALM_TICK_MILLIS;
+  private void watch() {
+    long delay = TICK_MILLIS;
     try {
-      delay = tick() ? TICK_MILLIS : CALM_TICK_MILLIS;
-    } finally {
-      if (!closed) {
-        watch.schedule(this::loop, delay, TimeUnit.MILLISECONDS);
+      while (!closed) {
+        synchronized (wake) {
+          long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay);
+          long left;
+          while (!wakeNow && !closed && (left = until - System.nanoTime()) > 0) {
+            TimeUnit.NANOSECONDS.timedWait(wake, left);
+          }
+          wakeNow = false;
+        }
+        if (!closed) {
+          delay = tick() ? TICK_MILLIS : CALM_TICK_MILLIS;
+        }
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // closed
+    }
+  }
+
+  /** Ticks now, on the watch thread, rather than when the current wait ends. */
+  private void tickNow() {
+    synchronized (wake) {
+      wakeNow = true;
+      wake.notifyAll();
     }
   }
 
@@ -184,9 +205,7 @@ final class SessionWatcher implements AutoCloseable {
     detector.input(id, submits);
     listSoon = true;
     publish();
-    if (!closed) {
-      watch.execute(this::tick); // the keys' echo and the command they start are looked for now
-    }
+    tickNow(); // the keys' echo and the command they start are looked for now
   }
 
   /** An attention signal for session {@code id}. */
@@ -240,12 +259,9 @@ final class SessionWatcher implements AutoCloseable {
       List<String> ids = track();
       // A pending wait alone does not make it hot: what ends a wait on a calm session is seen when
       // tmux does something, and input from the API marks its session at once.
-      boolean hot = listSoon;
-      boolean timed = false;
-      for (String id : ids) {
-        hot = hot || detector.settling(id);
-        timed = timed || detector.timed(id);
-      }
+      StateDetector.Pace pace = detector.pace(ids);
+      boolean hot = listSoon || pace.settling();
+      boolean timed = pace.timed();
       Activity activity = tmux.activity();
       boolean moved = activity == null || !activity.equals(seen);
       boolean due =
@@ -267,7 +283,9 @@ final class SessionWatcher implements AutoCloseable {
         current = panes;
       }
       boolean looked = listed;
-      for (String id : ids) {
+      // Nothing listed and nothing settling: no shell may be handing its terminal back, and no
+      // CLI is starting itself anew (that settles too), so no session needs a probe.
+      for (String id : listed || hot ? ids : List.<String>of()) {
         PaneInfo pane = current.get(id);
         // A shell that may give the terminal back any moment is probed on every tick; the others
         // when the panes are listed (a session stopping shows there too).
@@ -279,11 +297,9 @@ final class SessionWatcher implements AutoCloseable {
           detector.processes(id, tmux.descendants(pane));
         }
       }
-      for (String id : ids) {
-        if (detector.needsScreen(id)) {
-          capture(id);
-          looked = true;
-        }
+      for (String id : detector.needingScreen(ids)) {
+        capture(id);
+        looked = true;
       }
       // A verdict that time alone can turn (work falling quiet, a report not trusted for long) is
       // asked again; a settled one only when something was seen.
@@ -301,8 +317,12 @@ final class SessionWatcher implements AutoCloseable {
   private List<String> track() {
     List<SessionRecord> all = records.get();
     synchronized (lock) {
-      if (all.equals(trackedRecords)) {
+      if (all == trackedRecords) {
         return tracked; // the same sessions as at the last tick: each is tracked already
+      }
+      if (all.equals(trackedRecords)) {
+        trackedRecords = all; // told by identity from the next tick on
+        return tracked;
       }
     }
     List<String> ids = new ArrayList<>(all.size());
@@ -397,15 +417,6 @@ final class SessionWatcher implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    watch.shutdownNow();
-  }
-
-  private static ScheduledExecutorService daemon(String name) {
-    return Executors.newSingleThreadScheduledExecutor(
-        r -> {
-          Thread thread = new Thread(r, name);
-          thread.setDaemon(true);
-          return thread;
-        });
+    watch.interrupt();
   }
 }

@@ -6,6 +6,7 @@ import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.PaneProcess;
 import java.time.Clock;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -326,11 +327,31 @@ public final class StateDetector {
 
   /** Whether a screen capture is due before the verdict can be trusted. */
   public synchronized boolean needsScreen(String id) {
-    Pane p = panes.get(id);
+    return needsScreen(panes.get(id), clock.millis());
+  }
+
+  /**
+   * The sessions of {@code ids} whose screen is due ({@link #needsScreen}), asked at once: the
+   * watcher's every tick asks it of every session.
+   */
+  public synchronized List<String> needingScreen(List<String> ids) {
+    long now = clock.millis();
+    List<String> due = List.of();
+    for (String id : ids) {
+      if (needsScreen(panes.get(id), now)) {
+        if (due.isEmpty()) {
+          due = new ArrayList<>();
+        }
+        due.add(id);
+      }
+    }
+    return due;
+  }
+
+  private static boolean needsScreen(Pane p, long now) {
     if (p == null || !p.alive) {
       return false;
     }
-    long now = clock.millis();
     if (p.relaunch.holds(now)
         && (p.screenAt < 0 || now - p.screenAt >= RELAUNCH_LOOK_EVERY_MILLIS)) {
       return true; // the line that says it starts anew, then the new process's first screen
@@ -367,11 +388,13 @@ public final class StateDetector {
    * running a command or just given one, or a pane busy now.
    */
   public synchronized boolean settling(String id) {
-    Pane p = panes.get(id);
+    return settling(panes.get(id), clock.millis());
+  }
+
+  private static boolean settling(Pane p, long now) {
     if (p == null || !p.alive) {
       return false;
     }
-    long now = clock.millis();
     return p.commandRunning
         || (p.inputAt >= 0 && now - p.inputAt <= BUSY_MILLIS)
         || p.busy(now)
@@ -383,8 +406,32 @@ public final class StateDetector {
    * trusted once the pane has been still for long ({@value #REPORT_QUIET_MILLIS} ms).
    */
   public synchronized boolean timed(String id) {
-    Pane p = panes.get(id);
+    return timed(panes.get(id));
+  }
+
+  private static boolean timed(Pane p) {
     return p != null && p.alive && p.report != null && p.report.state() == SessionState.WORKING;
+  }
+
+  /**
+   * How soon the watcher should look again at sessions {@code ids}, asked at once (one lock for all
+   * of them, on every tick).
+   *
+   * @param settling whether one of them {@link #settling settles}
+   * @param timed whether one's verdict may turn with time alone ({@link #timed})
+   */
+  public record Pace(boolean settling, boolean timed) {}
+
+  public synchronized Pace pace(List<String> ids) {
+    long now = clock.millis();
+    boolean settling = false;
+    boolean timed = false;
+    for (String id : ids) {
+      Pane p = panes.get(id);
+      settling = settling || settling(p, now);
+      timed = timed || timed(p);
+    }
+    return new Pace(settling, timed);
   }
 
   /** Whether the session's foreground should be probed: it is a shell. */

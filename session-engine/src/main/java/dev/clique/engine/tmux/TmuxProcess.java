@@ -117,6 +117,11 @@ public final class TmuxProcess implements Tmux {
   private String controlRefusedAt; // the socket's stamp when attaching last failed
   private String controlRefusal = ""; // why it failed, as tmux said it
   private volatile ServerWatch watch;
+
+  /** The last activity stamp made, and what it was made of. */
+  private record LastActivity(long sent, long heard, String work, Activity activity) {}
+
+  private volatile LastActivity lastActivity;
   private final AtomicLong notices = new AtomicLong();
   private final AtomicLong moving = new AtomicLong();
 
@@ -589,9 +594,27 @@ public final class TmuxProcess implements Tmux {
       return new Activity("moving " + moving.incrementAndGet());
     }
     watched(ServerWatch.EVENTS, "control client and /proc activity stamp");
+    long heard = notices.get();
+    LastActivity last = lastActivity;
+    if (last != null && sent == last.sent && heard == last.heard && work.equals(last.work)) {
+      return last.activity; // the same as at the last look, which an idle engine asks twice a
+      // second
+    }
     long foreign = ProcFs.bytesRead(work) - sent;
     String children = work.substring(work.indexOf(' ') + 1);
-    return new Activity(controlServerPid + " " + foreign + " " + notices.get() + " " + children);
+    Activity now =
+        new Activity(
+            new StringBuilder()
+                .append(controlServerPid)
+                .append(' ')
+                .append(foreign)
+                .append(' ')
+                .append(heard)
+                .append(' ')
+                .append(children)
+                .toString());
+    lastActivity = new LastActivity(sent, heard, work, now);
+    return now;
   }
 
   /**
@@ -691,8 +714,11 @@ public final class TmuxProcess implements Tmux {
 
   /** Records how the server is watched; a change to polling is logged once, with its cause. */
   private void watched(String by, String why) {
-    ServerWatch now = new ServerWatch(socket, by, why);
     ServerWatch before = watch;
+    if (before != null && before.by().equals(by) && before.why().equals(why)) {
+      return; // as before: asked on every tick
+    }
+    ServerWatch now = new ServerWatch(socket, by, why);
     if (now.equals(before)) {
       return;
     }

@@ -13,6 +13,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,6 +68,29 @@ class OpencodeHooksTest {
     Report retry = read("session-status-retry.json").orElseThrow();
     assertThat(retry.state()).isEqualTo(SessionState.ERROR);
     assertThat(retry.attention().detail()).isEqualTo("scripted failure (retrying, attempt 2)");
+  }
+
+  @Test
+  void aRetryAfterAProvidersRateLimitIsAUsageLimitThatSaysWhenItTriesAgain() throws Exception {
+    Report retry = read("session-status-retry-429.json").orElseThrow();
+    assertThat(retry.state()).isEqualTo(SessionState.WAITING);
+    assertThat(retry.attention().kind()).isEqualTo("usage_limit");
+    assertThat(retry.attention().detail()).startsWith("Rate limit reached: this organization's");
+    assertThat(retry.attention().resetsAt()).isEqualTo(Instant.ofEpochMilli(1796300000000L));
+  }
+
+  @Test
+  void aUsageLimitOfOpencodesOwnGatewayIsNamedByItsReasonAndAPastTimeIsNoResetTime()
+      throws Exception {
+    JsonNode gateway =
+        JSON.readTree(
+            "{\"type\":\"session.status\",\"properties\":{\"status\":{\"type\":\"retry\","
+                + "\"attempt\":1,\"message\":\"Free limit reached\",\"next\":500,"
+                + "\"action\":{\"reason\":\"free_tier_limit\"}}}}");
+    Report retry = opencode.read(gateway, 1_000).orElseThrow();
+    assertThat(retry.state()).isEqualTo(SessionState.WAITING);
+    assertThat(retry.attention().kind()).isEqualTo("usage_limit");
+    assertThat(retry.attention().resetsAt()).isNull();
   }
 
   @Test

@@ -59,6 +59,15 @@ class PiHooksTest {
   }
 
   @Test
+  void aRunThatSettlesOnItsVendorsRateLimitIsAUsageLimitInTheVendorsWords() throws Exception {
+    Report report = read("agent-settled-rate-limit.json").orElseThrow();
+    assertThat(report.state()).isEqualTo(SessionState.WAITING);
+    assertThat(report.attention().kind()).isEqualTo("usage_limit");
+    assertThat(report.attention().detail()).contains("Rate limit reached");
+    assertThat(report.evidence()).isEqualTo("pi agent_settled on a usage limit");
+  }
+
+  @Test
   void anExtensionsDialogIsWaitingForAPersonUntilItCloses() throws Exception {
     Report asked = read("ui-prompt-start.json").orElseThrow();
     assertThat(asked.state()).isEqualTo(SessionState.WAITING);

@@ -825,4 +825,79 @@ class StateDetectorTest {
         .isEqualTo(SessionState.IDLE);
     assertThat(answered.attention()).isNull();
   }
+
+  @Test
+  void opencodesRetryAfterARateLimitIsAUsageLimitAndAnyOtherRetryAnError() {
+    CliDefinition opencode =
+        CliCatalogue.load(null, java.util.Map.of("PATH", "")).find("opencode").orElseThrow();
+    detector.track("o", opencode);
+    clock.advanceMillis(-60_000);
+    detector.observe("o", pane(false));
+    clock.advanceMillis(60_000);
+    // opencode 1.18.33 on a provider's 429, as the real program drew it.
+    String retrying =
+        "┃  Summarise the log\n"
+            + "■⬝⬝⬝⬝⬝⬝⬝ Rate limit reached: this organization's rate limit of 50 requests per"
+            + " minute was… [retrying in 1m 48s attempt #1] esc interrupt • OpenCode 1.18.33\n";
+    detector.screen("o", retrying);
+    Verdict limited = detector.verdict("o");
+    assertThat(limited.state()).isEqualTo(SessionState.WAITING);
+    assertThat(limited.attention().kind()).isEqualTo("usage_limit");
+
+    detector.screen(
+        "o", retrying.replaceAll("Rate limit reached: .*was…", "Bad gateway: the upstream failed"));
+    Verdict failing = detector.verdict("o");
+    assertThat(failing.state()).isEqualTo(SessionState.ERROR);
+  }
+
+  @Test
+  void pisLastErrorOnItsVendorsRateLimitIsAUsageLimitAndAnyOtherAnError() {
+    CliDefinition pi =
+        CliCatalogue.load(null, java.util.Map.of("PATH", "")).find("pi").orElseThrow();
+    detector.track("p", pi);
+    clock.advanceMillis(-60_000);
+    detector.observe("p", pane(false));
+    clock.advanceMillis(60_000);
+    // pi 1.6.0's last words once its retries of an Anthropic 429 are spent.
+    String limited =
+        "Error: Retry failed after 3 attempts: 429 {\"type\":\"error\",\"error\":{\"type\":"
+            + "\"rate_limit_error\",\"message\":\"Rate limit reached: this organization's rate"
+            + " limit of 50 requests per minute was exceeded.\"}}\n";
+    detector.screen("p", limited);
+    Verdict waiting = detector.verdict("p");
+    assertThat(waiting.state()).isEqualTo(SessionState.WAITING);
+    assertThat(waiting.attention().kind()).isEqualTo("usage_limit");
+
+    detector.screen(
+        "p",
+        "Error: Retry failed after 3 attempts: 500 {\"type\":\"error\",\"error\":{\"type\":"
+            + "\"api_error\",\"message\":\"The scripted server failed on purpose.\"}}\n");
+    assertThat(detector.verdict("p").state()).isEqualTo(SessionState.ERROR);
+  }
+
+  @Test
+  void copilotsSpentRetriesOfA429AreAUsageLimitAndAnEarlierFailureIsHistory() {
+    CliDefinition copilot =
+        CliCatalogue.load(null, java.util.Map.of("PATH", "")).find("copilot").orElseThrow();
+    detector.track("g", copilot);
+    clock.advanceMillis(-60_000);
+    detector.observe("g", pane(false));
+    clock.advanceMillis(60_000);
+    // GitHub Copilot CLI 1.0.102, as the real program drew it (the 500 above is history).
+    String limited =
+        "❯ Summarise the README\n"
+            + "✗ Failed to get response from the AI model; retried 5 times (total retry wait time:"
+            + " 15.38 seconds) Last error: 500 The scripted model failed.\n"
+            + "❯ Summarise the changelog\n"
+            + "✗ Failed to get response from the AI model; retried 5 times (total retry wait time:"
+            + " 50.47 seconds)\n"
+            + "Last error: 429 You've hit your usage limit.\n";
+    detector.screen("g", limited);
+    Verdict waiting = detector.verdict("g");
+    assertThat(waiting.state()).isEqualTo(SessionState.WAITING);
+    assertThat(waiting.attention().kind()).isEqualTo("usage_limit");
+
+    detector.screen("g", limited.substring(0, limited.indexOf("❯ Summarise the changelog")));
+    assertThat(detector.verdict("g").state()).isEqualTo(SessionState.ERROR);
+  }
 }
