@@ -828,12 +828,7 @@ class StateDetectorTest {
 
   @Test
   void opencodesRetryAfterARateLimitIsAUsageLimitAndAnyOtherRetryAnError() {
-    CliDefinition opencode =
-        CliCatalogue.load(null, java.util.Map.of("PATH", "")).find("opencode").orElseThrow();
-    detector.track("o", opencode);
-    clock.advanceMillis(-60_000);
-    detector.observe("o", pane(false));
-    clock.advanceMillis(60_000);
+    quietForAMinute("o", "opencode");
     // opencode 1.18.33 on a provider's 429, as the real program drew it.
     String retrying =
         "┃  Summarise the log\n"
@@ -852,12 +847,7 @@ class StateDetectorTest {
 
   @Test
   void pisLastErrorOnItsVendorsRateLimitIsAUsageLimitAndAnyOtherAnError() {
-    CliDefinition pi =
-        CliCatalogue.load(null, java.util.Map.of("PATH", "")).find("pi").orElseThrow();
-    detector.track("p", pi);
-    clock.advanceMillis(-60_000);
-    detector.observe("p", pane(false));
-    clock.advanceMillis(60_000);
+    quietForAMinute("p", "pi");
     // pi 1.6.0's last words once its retries of an Anthropic 429 are spent.
     String limited =
         "Error: Retry failed after 3 attempts: 429 {\"type\":\"error\",\"error\":{\"type\":"
@@ -877,12 +867,7 @@ class StateDetectorTest {
 
   @Test
   void copilotsSpentRetriesOfA429AreAUsageLimitAndAnEarlierFailureIsHistory() {
-    CliDefinition copilot =
-        CliCatalogue.load(null, java.util.Map.of("PATH", "")).find("copilot").orElseThrow();
-    detector.track("g", copilot);
-    clock.advanceMillis(-60_000);
-    detector.observe("g", pane(false));
-    clock.advanceMillis(60_000);
+    quietForAMinute("g", "copilot");
     // GitHub Copilot CLI 1.0.102, as the real program drew it (the 500 above is history).
     String limited =
         "❯ Summarise the README\n"
@@ -899,5 +884,14 @@ class StateDetectorTest {
 
     detector.screen("g", limited.substring(0, limited.indexOf("❯ Summarise the changelog")));
     assertThat(detector.verdict("g").state()).isEqualTo(SessionState.ERROR);
+  }
+
+  /** Session {@code id} of the bundled catalogue's {@code cli}, its pane quiet for a minute. */
+  private void quietForAMinute(String id, String cli) {
+    detector.track(
+        id, CliCatalogue.load(null, java.util.Map.of("PATH", "")).find(cli).orElseThrow());
+    clock.advanceMillis(-60_000);
+    detector.observe(id, pane(false));
+    clock.advanceMillis(60_000);
   }
 }
