@@ -146,7 +146,13 @@ final class SessionWatcher implements AutoCloseable {
           wakeNow = false;
         }
         if (!closed) {
-          delay = tick() ? TICK_MILLIS : CALM_TICK_MILLIS;
+          delay = CALM_TICK_MILLIS;
+          try {
+            delay = tick() ? TICK_MILLIS : CALM_TICK_MILLIS;
+          } catch (Error e) {
+            // tick() takes its own exceptions; an error must not end the watching for good.
+            log.error("watching the sessions failed once", e);
+          }
         }
       }
     } catch (InterruptedException e) {
