@@ -14,6 +14,8 @@ import org.eclipse.jetty.util.Fields;
 /** What a request says: its path, its query parameters and its JSON body, each checked. */
 final class Requests {
   private static final int MAX_BODY = 1 << 20;
+  // A larger body is not worth reading only to refuse it: the connection is closed instead.
+  private static final long MAX_DRAINED = 16L << 20;
   private static final ObjectMapper JSON = EngineJson.mapper();
 
   private Requests() {}
@@ -71,19 +73,27 @@ final class Requests {
     }
   }
 
-  /** The body as a JSON object, at most 1 MiB; an empty body is an empty object. */
+  /**
+   * The body as a JSON object, at most 1 MiB; an empty body is an empty object. A larger body is
+   * read to its end (up to {@link #MAX_DRAINED}) before the 413, so that a client still writing it
+   * reads the answer rather than a connection closed under it.
+   */
   static JsonNode body(Request request) throws ApiError {
-    if (request.getLength() > MAX_BODY) {
-      throw new ApiError(413, "request body is larger than 1 MiB");
+    if (request.getLength() > MAX_DRAINED) {
+      throw tooLarge();
     }
     byte[] data;
     try (InputStream in = Content.Source.asInputStream(request)) {
       data = in.readNBytes(MAX_BODY + 1);
+      if (data.length > MAX_BODY) {
+        drain(in, MAX_DRAINED - data.length);
+        throw tooLarge();
+      }
     } catch (IOException e) {
+      if (request.getLength() > MAX_BODY) {
+        throw tooLarge();
+      }
       throw ApiError.badRequest("the request body could not be read");
-    }
-    if (data.length > MAX_BODY) {
-      throw new ApiError(413, "request body is larger than 1 MiB");
     }
     if (data.length == 0) {
       return JSON.createObjectNode();
@@ -97,6 +107,22 @@ final class Requests {
     } catch (IOException e) {
       throw ApiError.badRequest("the request body is not valid JSON");
     }
+  }
+
+  /** Reads and forgets up to {@code most} bytes, stopping at the body's end. */
+  private static void drain(InputStream in, long most) throws IOException {
+    byte[] sink = new byte[64 * 1024];
+    for (long left = most; left > 0; ) {
+      int read = in.read(sink, 0, (int) Math.min(sink.length, left));
+      if (read < 0) {
+        return;
+      }
+      left -= read;
+    }
+  }
+
+  private static ApiError tooLarge() {
+    return new ApiError(413, "request body is larger than 1 MiB");
   }
 
   /** The string at {@code key} of a JSON object, or null when it is absent or null. */
