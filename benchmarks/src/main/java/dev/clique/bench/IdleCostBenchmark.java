@@ -44,6 +44,11 @@ final class IdleCostBenchmark implements Benchmark {
     List<Figure> figures = new ArrayList<>();
     int settle = settings.scale(30, 3);
     int quiet = settings.scale(60, 3); // a CPU tick is 10 ms: 60 s tell 0.17 ms/s apart
+    // Measured as it runs every day after its first: with the class-data archive of its own.
+    if (!ClassDataArchive.awaitServe(
+        settings.launcher(), () -> Serve.start(settings.launcher()), settings.scale(180, 60))) {
+      System.err.println("idle-cost: clique serve's class-data archive was not made; without it");
+    }
     for (int sessions : settings.quick() ? List.of(0, 2) : List.of(0, 20, 200)) {
       try (Serve serve = Serve.start(settings.launcher())) {
         System.err.printf("idle-cost: %d shell sessions...%n", sessions);

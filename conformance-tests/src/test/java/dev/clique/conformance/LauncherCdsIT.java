@@ -9,7 +9,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -196,6 +198,108 @@ class LauncherCdsIT {
     } finally {
       ThrowawayEngine.deleteTree(workdir);
     }
+  }
+
+  /**
+   * {@code clique serve} keeps an archive of its own: its first start trains it in the background,
+   * on a home and a tmux server of the training's own that are gone once it is done, and the next
+   * start maps it alone.
+   */
+  @Test
+  void serveTrainsAnArchiveOfItsOwnAndLeavesNothingBehind() throws Exception {
+    Path scratch = Files.createTempDirectory("clique-cds-serve-");
+    Path tmp = Files.createDirectory(scratch.resolve("tmp"));
+    Path home = Files.createDirectory(scratch.resolve("home"));
+    Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
+    Map<String, String> env = new HashMap<>();
+    for (String key : List.of("PATH", "HOME", "LANG")) {
+      if (System.getenv(key) != null) {
+        env.put(key, System.getenv(key));
+      }
+    }
+    env.put("JAVA_HOME", System.getProperty("java.home"));
+    env.put("TMPDIR", tmp.toString());
+    env.put("CLIQUE_HOME", home.toString());
+    env.put("TMUX_TMPDIR", scratch.toString());
+    env.put("CLIQUE_TMUX_SOCKET", "cds-it");
+    env.put("CLIQUE_DISCOVER", "off");
+    try (Stream<Path> old = Files.list(ARCHIVES)) {
+      for (Path file : old.filter(f -> f.getFileName().toString().contains("-serve.")).toList()) {
+        Files.deleteIfExists(file);
+      }
+    } catch (java.nio.file.NoSuchFileException none) {
+      // no archive yet at all
+    }
+    try {
+      assertThat(mappedArchives(serveMaps(env, scratch)))
+          .as("no archive of its own yet")
+          .noneMatch(archive -> archive.startsWith(ARCHIVES));
+      long deadline = System.nanoTime() + Duration.ofSeconds(180).toNanos();
+      Path archive = null;
+      while (archive == null && System.nanoTime() < deadline) {
+        Thread.sleep(1_000);
+        try (Stream<Path> files = Files.list(ARCHIVES)) {
+          archive =
+              files
+                  .map(Path::toString)
+                  .filter(name -> name.contains("-serve.") && name.endsWith(".size"))
+                  .map(name -> Path.of(name.substring(0, name.length() - ".size".length())))
+                  .findFirst()
+                  .orElse(null);
+        }
+      }
+      assertThat(archive).as("serve's archive, made within 180 s").isNotNull();
+      assertThat(mappedArchives(serveMaps(env, scratch)))
+          .as("the only class-data archive mapped")
+          .containsExactly(archive);
+      try (Stream<Path> left = Files.list(tmp)) {
+        assertThat(left.toList()).as("nothing of the training is left").isEmpty();
+      }
+      try (Stream<ProcessHandle> all = ProcessHandle.allProcesses()) {
+        assertThat(
+                all.map(p -> p.info().commandLine().orElse(""))
+                    .filter(line -> line.contains(tmp.toString())))
+            .as("no process of the training is left")
+            .isEmpty();
+      }
+    } finally {
+      new ProcessBuilder("tmux", "-L", "cds-it", "kill-server")
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start()
+          .waitFor();
+      ThrowawayEngine.deleteTree(scratch);
+    }
+  }
+
+  /** Starts {@code clique serve} through the launcher and gives its memory map once it listens. */
+  private static String serveMaps(Map<String, String> env, Path workdir) throws Exception {
+    try (Spawned serve =
+        Spawned.start(
+            List.of(Launcher.script().toString(), "serve", "--port", "0"), env, workdir)) {
+      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (!serve.stderr().contains("listening on")) {
+        assertThat(serve.alive()).as(serve.stderr()).isTrue();
+        assertThat(System.nanoTime()).as("listening within 60 s").isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      String maps = Files.readString(Path.of("/proc", Long.toString(serve.pid()), "maps"));
+      serve.signal("TERM");
+      serve.waitFor(Duration.ofSeconds(10));
+      return maps;
+    }
+  }
+
+  /** The class-data archives (static or AOT) a memory map holds. */
+  private static List<Path> mappedArchives(String maps) {
+    return maps.lines()
+        .map(line -> line.strip().split("\\s+", 6))
+        .filter(fields -> fields.length == 6)
+        .map(fields -> fields[5])
+        .filter(file -> file.endsWith(".jsa") || file.endsWith(".aot"))
+        .distinct()
+        .map(Path::of)
+        .toList();
   }
 
   @Test
