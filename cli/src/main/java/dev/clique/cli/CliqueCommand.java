@@ -31,13 +31,16 @@ import picocli.CommandLine.Command;
 public final class CliqueCommand implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  public static void main(String[] args) throws IOException {
+  public static void main(String[] args) throws IOException, InterruptedException {
     // `clique mcp` starts once per chat session, and picocli's classes (Java 5 class files) cannot
     // be class-data shared: its two plain forms skip picocli, a measured fifth of the start.
     if (McpCommand.isPlain(args)) {
       System.exit(McpCommand.run(args.length == 2, false, new PrintWriter(System.err, true)));
     }
-    System.exit(commandLine().execute(args));
+    int exitCode = commandLine().execute(args);
+    // `clique serve` serves here, with the command line it was parsed from no longer reachable.
+    ServeCommand.awaitStarted();
+    System.exit(exitCode);
   }
 
   /** The command line, ready to execute: tests call this with their own streams. */

@@ -4,6 +4,7 @@ import dev.clique.engine.Engine;
 import dev.clique.engine.EngineSettings;
 import dev.clique.engine.http.TlsKeystore;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -20,6 +21,9 @@ import picocli.CommandLine.Option;
       "it prints the certificate's SHA-256 fingerprint for clients to pin."
     })
 final class ServeCommand implements Callable<Integer> {
+  /** The engine this process started, for {@link #awaitStarted}; null before. */
+  private static volatile Engine started;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--host", defaultValue = "127.0.0.1", description = "Address to listen on.")
@@ -36,7 +40,7 @@ final class ServeCommand implements Callable<Integer> {
   boolean noDiscover;
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() {
     clockInLogLines();
     Engine engine;
     Map<String, String> env = Environment.variables();
@@ -74,8 +78,18 @@ final class ServeCommand implements Callable<Integer> {
                     .getErr()
                     .println("clique engine certificate SHA-256 fingerprint: " + sha256));
     spec.commandLine().getErr().flush();
-    engine.join();
+    // Served once picocli has returned (awaitStarted): waiting here, picocli's model of every
+    // command stayed reachable all day: 0.5 of the 6 MB live in an idle engine.
+    started = engine;
     return ExitCodes.OK;
+  }
+
+  /** Blocks until the engine {@code clique serve} started stops; returns at once if none did. */
+  static void awaitStarted() throws InterruptedException {
+    Engine engine = started;
+    if (engine != null) {
+      engine.join();
+    }
   }
 
   /**
@@ -91,6 +105,9 @@ final class ServeCommand implements Callable<Integer> {
       spec.commandLine().getErr().println("clique serve: no engine lock: " + e.getMessage());
       return null;
     }
+    // The stream, not this command: waiting for another serve to end, the thread would keep
+    // picocli's model of the command line reachable.
+    PrintWriter err = spec.commandLine().getErr();
     Thread claiming =
         new Thread(
             () -> {
@@ -99,10 +116,8 @@ final class ServeCommand implements Callable<Integer> {
                   claim.advertise(engine.url(), engine.certificateSha256());
                 }
               } catch (IOException | RuntimeException e) {
-                spec.commandLine()
-                    .getErr()
-                    .println("clique serve: no engine lock: " + e.getMessage());
-                spec.commandLine().getErr().flush();
+                err.println("clique serve: no engine lock: " + e.getMessage());
+                err.flush();
               }
             },
             "engine-claim");
