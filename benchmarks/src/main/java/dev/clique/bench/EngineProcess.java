@@ -21,7 +21,7 @@ final class EngineProcess implements AutoCloseable {
   private static final double TICKS = 100;
 
   /** The variables of this JVM's environment an engine is started with. */
-  private static final List<String> PASSED_ON =
+  static final List<String> PASSED_ON =
       List.of("PATH", "HOME", "LANG", "LC_ALL", "JAVA_HOME", "USER", "TERM", "TMPDIR");
 
   final EngineApi api;

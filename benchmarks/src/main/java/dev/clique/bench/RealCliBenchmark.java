@@ -9,7 +9,6 @@ import dev.clique.models.OpenAiModelServer;
 import dev.clique.models.ScriptedModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,19 +19,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
  * The real Claude Code, Codex and Gemini CLI (the versions the conformance suites pin, installed in
- * {@code conformance-tests/agent-clis}) as sessions of an engine in a JVM of its own, against the
- * suites' scripted model servers on loopback:
+ * {@code conformance-tests/agent-clis}) as sessions of an engine, against the suites' scripted
+ * model servers on loopback:
  *
  * <ul>
  *   <li>per CLI, the time from the pane first showing its permission prompt (tmux {@code
  *       capture-pane} every {@value #LOOK_MILLIS} ms) to a pending {@code wait ?for=waiting}
- *       answering;
- *   <li>the engine's CPU with a mix of the three idle at their ready prompt.
+ *       answering, on an engine in a JVM of its own;
+ *   <li>what {@code clique serve} costs with a mix of the three at their ready prompt, and with a
+ *       few of them streaming an answer ({@link RealCliCost}).
  * </ul>
  */
 final class RealCliBenchmark implements Benchmark {
@@ -45,16 +46,23 @@ final class RealCliBenchmark implements Benchmark {
       "sk-ant-api03-clique-benchmark-not-a-real-key-0123456789ABCDEFGHIJKL";
 
   /** Gemini CLI takes an Enter hard on the heels of typed text as a newline. */
-  private static final long SUBMIT_GAP_MILLIS = 400;
+  static final long SUBMIT_GAP_MILLIS = 400;
 
-  /** One CLI: its catalogue id, how its session is made, and its screens. */
-  private record Cli(
+  /**
+   * One CLI: its catalogue id, how its session is made, its screens, its model server and how many
+   * turns of a person's conversation that server has answered.
+   */
+  record Cli(
       String id,
       String label,
       String mode,
       Predicate<String> ready,
       String prompt,
-      ScriptedModelServer model) {}
+      ScriptedModelServer model,
+      IntSupplier turns) {}
+
+  /** An engine as the benchmark drives it (its API) and watches it (its tmux server). */
+  record Driver(EngineApi api, TmuxSocket tmux) {}
 
   @Override
   public String name() {
@@ -82,24 +90,28 @@ final class RealCliBenchmark implements Benchmark {
                   "default",
                   s -> s.contains("? for shortcuts"),
                   "Do you want to proceed?",
-                  anthropic),
+                  anthropic,
+                  () -> anthropic.turns().size()),
               new Cli(
                   "codex",
                   "Codex",
                   "workspace-write",
                   s -> s.contains("? for shortcuts") && !s.contains("Trust this folder?"),
                   "Would you like to run the following command?",
-                  openai),
+                  openai,
+                  () -> openai.mainTurns().size()),
               new Cli(
                   "gemini",
                   "Gemini CLI",
                   null,
                   s -> s.contains("Type your message"),
                   "Allow execution of [Shell]?",
-                  gemini));
+                  gemini,
+                  () -> (int) gemini.mainTurns()));
       List<Figure> figures = new ArrayList<>();
       int runs = settings.scale(10, 1);
-      try (EngineProcess engine = EngineProcess.start(env)) {
+      try (EngineProcess process = EngineProcess.start(env)) {
+        Driver engine = new Driver(process.api, new TmuxSocket(process.socket, Map.of()));
         for (Cli cli : clis) {
           Map<String, Integer> decidedBy = new LinkedHashMap<>();
           Samples lag = promptToWaiting(engine, cli, project, runs, decidedBy);
@@ -115,31 +127,7 @@ final class RealCliBenchmark implements Benchmark {
                       + decidedBy));
         }
       }
-      int idle = settings.scale(20, 3);
-      int seconds = settings.scale(30, 3);
-      try (EngineProcess engine = EngineProcess.start(env)) {
-        Map<String, Integer> mix = new LinkedHashMap<>();
-        for (int i = 0; i < idle; i++) {
-          Cli cli = clis.get(i % clis.size());
-          String id = engine.api.create(cli.id(), project, cli.id() + "-" + i, cli.mode());
-          engine.sessions.add(id);
-          mix.merge(cli.id(), 1, Integer::sum);
-        }
-        for (int i = 0; i < engine.sessions.size(); i++) {
-          awaitReady(engine, engine.sessions.get(i), clis.get(i % clis.size()));
-        }
-        Thread.sleep(settings.scale(5_000, 500)); // past their start-up work
-        Samples cpu = cpuPercent(engine, seconds);
-        figures.add(
-            Figure.reference(
-                "engine CPU with " + idle + " real-CLI sessions idle",
-                "% of a core",
-                cpu,
-                mix
-                    + " at their ready prompt; each second of "
-                    + seconds
-                    + ", its tmux calls included"));
-      }
+      figures.addAll(new RealCliCost(settings, clis, project, env).measure());
       return figures;
     } finally {
       delete(root);
@@ -169,9 +157,9 @@ final class RealCliBenchmark implements Benchmark {
 
   /** The median over {@code runs} of the prompt showing on the pane to {@code wait} answering. */
   private static Samples promptToWaiting(
-      EngineProcess engine, Cli cli, Path project, int runs, Map<String, Integer> decidedBy)
+      Driver engine, Cli cli, Path project, int runs, Map<String, Integer> decidedBy)
       throws Exception {
-    String id = engine.api.create(cli.id(), project, "latency-" + cli.id(), cli.mode());
+    String id = engine.api().create(cli.id(), project, "latency-" + cli.id(), cli.mode());
     awaitReady(engine, id, cli);
     List<Double> lags = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
@@ -186,7 +174,7 @@ final class RealCliBenchmark implements Benchmark {
               () -> {
                 try {
                   JsonNode wait =
-                      engine.api.get("/api/sessions/" + id + "/wait?for=waiting&timeout=60");
+                      engine.api().get("/api/sessions/" + id + "/wait?for=waiting&timeout=60");
                   long at = System.nanoTime();
                   if (!wait.path("matched").asBoolean(false)) {
                     throw new IllegalStateException("wait did not match: " + wait);
@@ -200,9 +188,9 @@ final class RealCliBenchmark implements Benchmark {
                 }
               });
       Thread.sleep(100); // the wait is pending before the prompt goes in
-      engine.api.type(id, "Write the marker " + marker);
+      engine.api().type(id, "Write the marker " + marker);
       Thread.sleep(SUBMIT_GAP_MILLIS);
-      engine.api.key(id, "Enter");
+      engine.api().key(id, "Enter");
       long shown = -1;
       for (int attempt = 0; shown < 0; attempt++) {
         boolean mayRetry = cli.id().equals("gemini") && attempt < 3;
@@ -212,20 +200,22 @@ final class RealCliBenchmark implements Benchmark {
                 id,
                 screen -> screen.contains(cli.prompt()),
                 Duration.ofSeconds(mayRetry ? 2 : 60));
-        if (shown < 0 && mayRetry && inInputBox(capture(engine, id), marker)) {
+        if (shown < 0
+            && mayRetry
+            && inInputBox(engine.tmux().capture(id), "Write the marker " + marker)) {
           // Gemini CLI busy painting may read the Enter as a newline: again while the text is
           // there.
-          engine.api.key(id, "Enter");
+          engine.api().key(id, "Enter");
         } else if (shown < 0 && !mayRetry) {
           throw new IOException(
-              cli.label() + " never asked in run " + i + "; pane:\n" + capture(engine, id));
+              cli.label() + " never asked in run " + i + "; pane:\n" + engine.tmux().capture(id));
         }
       }
       long at = answered.get(60, TimeUnit.SECONDS);
       lags.add((at - shown) / 1e6);
       decidedBy.merge(source(engine, id), 1, Integer::sum);
       Thread.sleep(300); // a prompt just drawn may not take keys yet
-      engine.api.key(id, "Enter"); // its first choice: yes, once
+      engine.api().key(id, "Enter"); // its first choice: yes, once
       long done = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       long nextEnter = System.nanoTime() + Duration.ofSeconds(2).toNanos();
       while (!Files.exists(project.resolveSibling(marker + ".txt"))
@@ -233,10 +223,10 @@ final class RealCliBenchmark implements Benchmark {
         long now = System.nanoTime();
         if (now > done) {
           throw new IOException(
-              cli.label() + " did not finish run " + i + "; pane:\n" + capture(engine, id));
+              cli.label() + " did not finish run " + i + "; pane:\n" + engine.tmux().capture(id));
         }
-        if (now > nextEnter && capture(engine, id).contains(cli.prompt())) {
-          engine.api.key(id, "Enter"); // a CLI busy drawing let the first one go
+        if (now > nextEnter && engine.tmux().capture(id).contains(cli.prompt())) {
+          engine.api().key(id, "Enter"); // a CLI busy drawing let the first one go
           nextEnter = now + Duration.ofSeconds(2).toNanos();
         }
         Thread.sleep(100);
@@ -245,30 +235,30 @@ final class RealCliBenchmark implements Benchmark {
     return Samples.of(lags.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
-  private static void awaitReady(EngineProcess engine, String id, Cli cli) throws Exception {
+  static void awaitReady(Driver engine, String id, Cli cli) throws Exception {
     awaitScreen(engine, id, cli.ready(), Duration.ofSeconds(90));
-    engine.api.get("/api/sessions/" + id + "/wait?for=idle&timeout=30");
+    engine.api().get("/api/sessions/" + id + "/wait?for=idle&timeout=30");
   }
 
   /** When the pane first showed {@code shown}, by a capture every {@value #LOOK_MILLIS} ms. */
   private static long awaitScreen(
-      EngineProcess engine, String id, Predicate<String> shown, Duration timeout)
+      Driver engine, String id, Predicate<String> shown, Duration timeout)
       throws IOException, InterruptedException {
     long at = firstShown(engine, id, shown, timeout);
     if (at < 0) {
       throw new IOException(
-          "the pane never showed what was awaited; it shows:\n" + capture(engine, id));
+          "the pane never showed what was awaited; it shows:\n" + engine.tmux().capture(id));
     }
     return at;
   }
 
   /** As {@link #awaitScreen}, or -1 when {@code timeout} passed first. */
   private static long firstShown(
-      EngineProcess engine, String id, Predicate<String> shown, Duration timeout)
+      Driver engine, String id, Predicate<String> shown, Duration timeout)
       throws IOException, InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      String screen = capture(engine, id);
+      String screen = engine.tmux().capture(id);
       long at = System.nanoTime();
       if (shown.test(screen)) {
         return at;
@@ -280,27 +270,16 @@ final class RealCliBenchmark implements Benchmark {
     }
   }
 
-  /** Whether the prompt with {@code marker} is still typed in the input box at the bottom. */
-  private static boolean inInputBox(String screen, String marker) {
+  /** Whether {@code prompt} is still typed in the input box at the bottom of {@code screen}. */
+  static boolean inInputBox(String screen, String prompt) {
     List<String> lines = screen.strip().lines().toList();
     return lines.subList(Math.max(0, lines.size() - 6), lines.size()).stream()
-        .anyMatch(line -> line.contains("> Write the marker " + marker));
-  }
-
-  private static String capture(EngineProcess engine, String id)
-      throws IOException, InterruptedException {
-    Process tmux =
-        new ProcessBuilder("tmux", "-L", engine.socket, "capture-pane", "-p", "-J", "-t", id)
-            .redirectErrorStream(true)
-            .start();
-    String out = new String(tmux.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    tmux.waitFor(5, TimeUnit.SECONDS);
-    return out;
+        .anyMatch(line -> line.contains("> " + prompt));
   }
 
   /** The authority of the session's state now: hook, pane, ... */
-  private static String source(EngineProcess engine, String id) throws Exception {
-    for (JsonNode session : engine.api.get("/api/state").path("sessions")) {
+  private static String source(Driver engine, String id) throws Exception {
+    for (JsonNode session : engine.api().get("/api/state").path("sessions")) {
       if (session.path("id").asText().equals(id)) {
         return session.at("/state_source/authority").asText("?");
       }
@@ -308,29 +287,13 @@ final class RealCliBenchmark implements Benchmark {
     return "gone";
   }
 
-  private static String state(EngineProcess engine, String id) throws Exception {
-    for (JsonNode session : engine.api.get("/api/state").path("sessions")) {
+  private static String state(Driver engine, String id) throws Exception {
+    for (JsonNode session : engine.api().get("/api/state").path("sessions")) {
       if (session.path("id").asText().equals(id)) {
         return session.path("state").asText();
       }
     }
     return "gone";
-  }
-
-  /** The engine's CPU in each of the next {@code seconds}, in percent of one core. */
-  private static Samples cpuPercent(EngineProcess engine, int seconds) throws Exception {
-    List<Double> percent = new ArrayList<>();
-    double cpu = engine.cpuSeconds();
-    long time = System.nanoTime();
-    for (int i = 0; i < seconds; i++) {
-      Thread.sleep(1_000);
-      double cpuNow = engine.cpuSeconds();
-      long timeNow = System.nanoTime();
-      percent.add((cpuNow - cpu) / ((timeNow - time) / 1e9) * 100);
-      cpu = cpuNow;
-      time = timeNow;
-    }
-    return Samples.of(percent.stream().mapToDouble(Double::doubleValue).toArray());
   }
 
   /**
