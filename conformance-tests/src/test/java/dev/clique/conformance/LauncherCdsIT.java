@@ -108,20 +108,11 @@ class LauncherCdsIT {
           startThroughTheLauncher(
               Map.of("CLIQUE_JAVA_OPTS", require + " -Xlog:class+load=info:stderr"), workdir);
       // A dynamic archive (JDK 17 to 24) is layered on the JDK's default one,
-      // lib/server/classes.jsa,
-      // which is then mapped too; a static archive or an AOT cache is mapped alone.
-      List<Path> mapped =
-          started
-              .maps()
-              .lines()
-              .map(line -> line.strip().split("\\s+", 6))
-              .filter(fields -> fields.length == 6)
-              .map(fields -> fields[5])
-              .filter(file -> file.endsWith(".jsa") || file.endsWith(".aot"))
-              .distinct()
-              .map(Path::of)
-              .toList();
-      assertThat(mapped).as("the only class-data archive mapped").containsExactly(archive);
+      // lib/server/classes.jsa, which is then mapped too; a static archive or an AOT cache is
+      // mapped alone.
+      assertThat(mappedArchives(started.maps()))
+          .as("the only class-data archive mapped")
+          .containsExactly(archive);
       // The app's own classes come from it: from a dynamic archive they would come from the
       // "shared objects file (top)".
       List<String> appClasses =
