@@ -63,6 +63,11 @@ final class EngineApi {
     post("/api/sessions/" + id + "/send", JSON.createObjectNode().put("key", key), 200);
   }
 
+  /** Ends a session as the engine ends one: its processes, the CLI's own children too. */
+  void delete(String id) throws IOException, InterruptedException {
+    answer(request("/api/sessions/" + id).DELETE(), 200);
+  }
+
   JsonNode get(String path) throws IOException, InterruptedException {
     return answer(request(path).GET(), 200);
   }

@@ -1,5 +1,6 @@
 package dev.clique.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -337,6 +338,13 @@ final class ServeProcess implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
+      // Through the engine first: a CLI that started itself anew (Gemini CLI) outlives the end of
+      // its tmux server, and only the engine ends a session's every process.
+      if (process.isAlive()) {
+        for (JsonNode session : api.get("/api/state").path("sessions")) {
+          api.delete(session.path("id").asText());
+        }
+      }
       process.destroy();
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
         process.destroyForcibly();
