@@ -48,7 +48,8 @@ class BenchmarkRunnerIT {
         .contains("Claude Code permission prompt on the pane -> `wait` answers `waiting`")
         .contains("Codex permission prompt")
         .contains("Gemini CLI permission prompt")
-        .contains("engine CPU with 3 real-CLI sessions idle")
+        .contains("CPU of `clique serve` with 3 real-CLI sessions idle, counted whole")
+        .contains("real-CLI sessions streaming an answer, counted whole")
         .contains("quick setting");
     long rows =
         report.lines().filter(line -> line.startsWith("| ") && line.contains(" ms |")).count();
