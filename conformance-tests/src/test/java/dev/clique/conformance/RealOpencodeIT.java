@@ -133,7 +133,7 @@ class RealOpencodeIT {
             "working",
             s -> ready(s) && s.contains("That is all for now."),
             Duration.ofSeconds(40),
-            earlyFromTheCli());
+            ScreenWatch.Ahead.fromTheCli("idle", ScreenWatch.SOON));
     watch.expectState("answer done", done, "idle");
 
     watch.send(Map.of("text", "Build the project", "enter", true));
@@ -166,7 +166,7 @@ class RealOpencodeIT {
             "working",
             s -> ready(s) && s.contains("wrote build.log."),
             Duration.ofSeconds(40),
-            earlyFromTheCli());
+            ScreenWatch.Ahead.fromTheCli("idle", ScreenWatch.SOON));
     watch.expectState("done after the shell call", built, "idle");
     softly.assertThat(project.resolve("build.log")).as("the approved command ran").exists();
 
@@ -440,35 +440,6 @@ class RealOpencodeIT {
   private static String bottom(String screen, int n) {
     List<String> lines = screen.lines().filter(l -> !l.isBlank()).toList();
     return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
-  }
-
-  /**
-   * opencode's own event may say the turn ended a moment before its terminal draws it (the plugin
-   * and the screen hear opencode's bus apart): a state the CLI itself reported, at most {@link
-   * ScreenWatch#SOON} before the screen that calls for it, is early, not wrong, and the table says
-   * by how much.
-   */
-  private static ScreenWatch.Ahead earlyFromTheCli() {
-    return (expected, before, shown) -> {
-      List<Look> early =
-          before.stream()
-              .filter(
-                  l ->
-                      !expected.equals(l.state())
-                          && l.fromHook()
-                          && shown.at() - l.at() <= ScreenWatch.SOON.toMillis())
-              .toList();
-      return new ScreenWatch.Excused(
-          early,
-          early.isEmpty()
-              ? ""
-              : early.get(0).state()
-                  + " from the CLI "
-                  + (shown.at() - early.get(0).at())
-                  + " ms before the screen ("
-                  + early.get(0).source()
-                  + ")");
-    };
   }
 
   private static Duration seconds(long n) {

@@ -61,6 +61,13 @@ class RealPiIT {
   private static final String DIALOG = "Allow?";
   private static final String FINAL_ERROR = "Error: Retry failed after";
 
+  /**
+   * pi's extension hears a turn settle a repaint before pi's terminal draws it: a look in between
+   * may report what the next screen calls for.
+   */
+  private static final ScreenWatch.Ahead CLI_AHEAD_IDLE =
+      ScreenWatch.Ahead.fromTheCli("idle", ScreenWatch.SOON);
+
   /** Anthropic's words for an API key over its request rate limit. */
   private static final String LIMIT_WORDS =
       "Rate limit reached: this organization's rate limit of 50 requests per minute was exceeded.";
@@ -141,7 +148,8 @@ class RealPiIT {
             "slow answer, while streaming",
             "working",
             s -> ready(s) && s.contains("That is all for now."),
-            Duration.ofSeconds(30));
+            Duration.ofSeconds(30),
+            CLI_AHEAD_IDLE);
     watch.expectState("answer done", done, "idle");
 
     prompt("Clean up the scratch folder");
@@ -164,7 +172,8 @@ class RealPiIT {
             "command running, then the answer",
             "working",
             s -> ready(s) && s.contains("Nothing else to do."),
-            Duration.ofSeconds(30));
+            Duration.ofSeconds(30),
+            CLI_AHEAD_IDLE);
     watch.expectState("done after the command", cleaned, "idle");
     softly.assertThat(project.resolve("clean.log")).as("the approved command ran").exists();
 
@@ -178,7 +187,8 @@ class RealPiIT {
             "pi's retries",
             "working",
             s -> s.contains(FINAL_ERROR) && !busy(s),
-            Duration.ofSeconds(45));
+            Duration.ofSeconds(45),
+            ScreenWatch.Ahead.fromTheCli("error", ScreenWatch.SOON));
     Look reported = watch.expectState("API error 500, retries spent", failed, "error");
     softly
         .assertThat(reported.attention().path("kind").asText())

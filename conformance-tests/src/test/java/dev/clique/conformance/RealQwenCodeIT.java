@@ -151,7 +151,7 @@ class RealQwenCodeIT {
             "working",
             s -> ready(s) && s.contains("That is all for now."),
             Duration.ofSeconds(40),
-            hookAhead("idle"));
+            ScreenWatch.Ahead.fromTheCli("idle", HOOK_AHEAD));
     keepScreen("answer_done", answered);
     watch.expectState("answer done", answered, "idle");
 
@@ -185,7 +185,7 @@ class RealQwenCodeIT {
             "working",
             s -> ready(s) && s.contains("Nothing else to do."),
             Duration.ofSeconds(60),
-            hookAhead("idle"));
+            ScreenWatch.Ahead.fromTheCli("idle", HOOK_AHEAD));
     keepScreen("done_after_shell", done);
     watch.expectState("done after the shell call", done, "idle");
     assertThat(project.resolve("build.log")).as("the approved command ran").exists();
@@ -484,40 +484,6 @@ class RealQwenCodeIT {
   private static String bottom(String screen, int n) {
     List<String> lines = screen.lines().filter(l -> !l.isBlank()).toList();
     return String.join("\n", lines.subList(Math.max(0, lines.size() - n), lines.size()));
-  }
-
-  /**
-   * Qwen Code's own hooks run ahead of its screen: a turn's {@code Stop} comes a repaint or two
-   * before the answer's last lines show, so the last looks before the screen may report {@code
-   * next}, the state the new screen calls for, when the CLI's own hook said so (at most {@link
-   * #HOOK_AHEAD}); they are printed apart, and any other state fails.
-   */
-  private static ScreenWatch.Ahead hookAhead(String next) {
-    return (expected, before, shown) -> {
-      int ahead = 0;
-      long aheadMillis = 0;
-      for (int i = before.size() - 1; i >= 0; i--) {
-        Look look = before.get(i);
-        if (!next.equals(look.state()) || !look.fromHook()) {
-          break;
-        }
-        ahead++;
-        aheadMillis = shown.at() - look.at();
-      }
-      if (ahead == 0 || aheadMillis > HOOK_AHEAD.toMillis()) {
-        // too far ahead to be a repaint: every such look counts against the state
-        return new ScreenWatch.Excused(List.of(), "");
-      }
-      return new ScreenWatch.Excused(
-          before.subList(before.size() - ahead, before.size()),
-          "then "
-              + next
-              + " "
-              + aheadMillis
-              + " ms before the screen ("
-              + before.get(before.size() - 1).source().strip()
-              + ")");
-    };
   }
 
   private static Duration seconds(long n) {

@@ -194,6 +194,43 @@ final class ScreenWatch implements AutoCloseable {
 
     /** {@code before}: every look before the one at which the screen {@code shown} showed. */
     Excused excuse(String expected, List<Look> before, Look shown);
+
+    /**
+     * A CLI's own report runs ahead of its screen (its hook and its terminal hear the CLI apart):
+     * the last looks before the screen may report {@code next}, the state the new screen calls for,
+     * when the CLI itself said so at most {@code within} before the screen; they are printed apart,
+     * and any other state, or one said earlier, fails.
+     */
+    static Ahead fromTheCli(String next, Duration within) {
+      return (expected, before, shown) -> {
+        int ahead = 0;
+        for (int i = before.size() - 1; i >= 0; i--) {
+          Look look = before.get(i);
+          if (!next.equals(look.state()) || !look.fromHook()) {
+            break;
+          }
+          ahead++;
+        }
+        if (ahead == 0) {
+          return new Excused(List.of(), "");
+        }
+        Look first = before.get(before.size() - ahead);
+        long aheadMillis = shown.at() - first.at();
+        if (aheadMillis > within.toMillis()) {
+          // too far ahead to be a repaint: every such look counts against the state
+          return new Excused(List.of(), "");
+        }
+        return new Excused(
+            before.subList(before.size() - ahead, before.size()),
+            "then "
+                + next
+                + " from the CLI "
+                + aheadMillis
+                + " ms before the screen ("
+                + first.source().strip()
+                + ")");
+      };
+    }
   }
 
   /** Looks excused by an {@link Ahead}, and what the table says of them ("" for nothing). */
@@ -366,11 +403,11 @@ final class ScreenWatch implements AutoCloseable {
       Look look = look();
       if (until.test(look.screen())) {
         Excused excused = ahead.excuse(expected, List.copyOf(before), look);
-        List<String> other =
+        List<Look> off =
             before.stream()
                 .filter(l -> !expected.equals(l.state()) && !excused.looks().contains(l))
-                .map(Look::state)
                 .toList();
+        List<String> other = off.stream().map(Look::state).toList();
         table(
             screen,
             expected,
@@ -381,7 +418,9 @@ final class ScreenWatch implements AutoCloseable {
             excused.note());
         softly
             .assertThat(other)
-            .as("states other than %s while %s (%d looks)", expected, screen, before.size())
+            .as(
+                "states other than %s while %s (%d looks)%s",
+                expected, screen, before.size(), off.isEmpty() ? "" : firstOff(off.get(0), look))
             .isEmpty();
         return look;
       }
@@ -392,6 +431,16 @@ final class ScreenWatch implements AutoCloseable {
       }
       Thread.sleep(TICK_MILLIS);
     }
+  }
+
+  /** Where the first look that reported another state was, and what it saw, for a failure. */
+  private static String firstOff(Look off, Look shown) {
+    return "; the first "
+        + (shown.at() - off.at())
+        + " ms before the screen, by "
+        + off.source().strip()
+        + ", on:\n"
+        + off.screen();
   }
 
   /** Sends through the engine's API and returns a look taken right after the engine answered. */
