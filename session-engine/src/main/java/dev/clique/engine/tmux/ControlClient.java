@@ -314,29 +314,37 @@ final class ControlClient implements AutoCloseable {
 
   /**
    * One word for tmux's command parser: single-quoted, a quote inside closed and escaped as the
-   * shell does. Null when the word cannot go on one command line (a control character).
+   * shell does, and a control character (the field separator of a listing's format, a line break)
+   * as an octal escape between double quotes, which tmux joins to the quoted text around it.
    */
   static String quote(String word) {
+    StringBuilder quoted = new StringBuilder(word.length() + 2).append('\'');
     for (int i = 0; i < word.length(); i++) {
-      if (word.charAt(i) < 0x20 || word.charAt(i) == 0x7f) {
-        return null;
+      char c = word.charAt(i);
+      if (c == '\'') {
+        quoted.append("'\\''");
+      } else if (c < 0x20 || c == 0x7f) {
+        quoted
+            .append("'\"\\")
+            .append((char) ('0' + (c >> 6)))
+            .append((char) ('0' + ((c >> 3) & 7)))
+            .append((char) ('0' + (c & 7)))
+            .append("\"'");
+      } else {
+        quoted.append(c);
       }
     }
-    return "'" + word.replace("'", "'\\''") + "'";
+    return quoted.append('\'').toString();
   }
 
-  /** The words as one command line, or null when one of them cannot be quoted. */
+  /** The words as one command line for tmux's parser. */
   static String commandLine(List<String> words) {
     StringBuilder line = new StringBuilder();
     for (String word : words) {
-      String quoted = word.equals(";") ? ";" : quote(word);
-      if (quoted == null) {
-        return null;
-      }
       if (line.length() > 0) {
         line.append(' ');
       }
-      line.append(quoted);
+      line.append(word.equals(";") ? ";" : quote(word));
     }
     return line.toString();
   }

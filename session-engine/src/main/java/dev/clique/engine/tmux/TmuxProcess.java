@@ -36,13 +36,11 @@ public final class TmuxProcess implements Tmux {
   private static final int HISTORY = 50_000;
   private static final String FIELD = "\u001f"; // unit separator: cannot appear in the fields
   private static final int PANE_FIELDS = 14;
-  // The title comes last: it is the one field a program chooses, so it may hold anything.
-  private static final String PANE_FORMAT = paneFormat("#{pane_current_command}");
 
   /**
-   * The same, with the command left empty: tmux reads a file under {@code /proc} for it, which
+   * A pane's fields, the command left empty: tmux reads a file under {@code /proc} for it, which
    * would count as work of the server's ({@link #activity}); it is read from {@code /proc} when
-   * asked.
+   * asked. The title comes last: it is the one field a program chooses, so it may hold anything.
    */
   private static final String QUIET_PANE_FORMAT = paneFormat("");
 
@@ -349,7 +347,7 @@ public final class TmuxProcess implements Tmux {
   }
 
   private List<PaneInfo> firstPanes() throws TmuxException {
-    Result result = call(List.of("list-panes", "-a", "-F", QUIET_PANE_FORMAT));
+    Result result = listing(List.of("list-panes", "-a", "-F", QUIET_PANE_FORMAT));
     if (result.exitCode != 0) {
       if (gone(result)) {
         return new ArrayList<>();
@@ -423,7 +421,7 @@ public final class TmuxProcess implements Tmux {
   }
 
   private List<ServerPane> everyPane() throws TmuxException {
-    Result result = call(List.of("list-panes", "-a", "-F", EVERY_PANE_FORMAT));
+    Result result = listing(List.of("list-panes", "-a", "-F", EVERY_PANE_FORMAT));
     check(result, "list-panes");
     List<ServerPane> panes = parseEveryPane(result.stdout);
     panes.replaceAll(
@@ -507,15 +505,25 @@ public final class TmuxProcess implements Tmux {
    * print the line that ends a block), else as a process of its own.
    */
   private Result capture(List<String> words) throws TmuxException {
-    String target = words.get(words.indexOf("-t") + 1);
+    return vouched(words, words.get(words.indexOf("-t") + 1));
+  }
+
+  /**
+   * A listing of panes: their titles are text a program chose, so it is vouched for as a capture
+   * is; one that failed so (a forged block) lists by processes from then on.
+   */
+  private Result listing(List<String> words) throws TmuxException {
+    return vouched(words, "");
+  }
+
+  private Result vouched(List<String> words, String target) throws TmuxException {
     ControlClient client = distrusted.contains(target) ? null : control();
-    String line = client == null ? null : ControlClient.commandLine(words);
-    if (line != null) {
+    if (client != null) {
       try {
-        return result(client.runVouched(line, timeout));
+        return result(client.runVouched(ControlClient.commandLine(words), timeout));
       } catch (TmuxException e) {
         // The client closed (a pane that forged a block's end, its session gone): the same call
-        // as a process, and that pane's text never again through the control client.
+        // as a process, and that pane's text (or any listing) never again through the client.
         if (distrusted.size() >= MAX_DEATH_SIGNALS) {
           distrusted.clear();
         }
@@ -525,7 +533,10 @@ public final class TmuxProcess implements Tmux {
     return run(words);
   }
 
-  /** Panes whose capture through the control client failed: captured by processes only. */
+  /**
+   * Panes whose capture through the control client failed, "" when a listing did: captured (or
+   * listed) by processes only.
+   */
   private final Set<String> distrusted = ConcurrentHashMap.newKeySet();
 
   private static Result result(ControlClient.Answer answer) {
@@ -795,10 +806,9 @@ public final class TmuxProcess implements Tmux {
   }
 
   private Result callThrough(ControlClient client, List<String> words) throws TmuxException {
-    String line = client == null ? null : ControlClient.commandLine(words);
-    if (line != null) {
+    if (client != null) {
       try {
-        return result(client.run(line, timeout));
+        return result(client.run(ControlClient.commandLine(words), timeout));
       } catch (TmuxException e) {
         // The client went (its session closed, the server ended): the same call as a process.
       }

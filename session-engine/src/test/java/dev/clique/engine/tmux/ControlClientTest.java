@@ -104,10 +104,11 @@ class ControlClientTest {
   }
 
   @Test
-  void wordsAreQuotedForTmuxsParserAndAControlCharacterCannotBe() {
+  void wordsAreQuotedForTmuxsParserAControlCharacterAsAnOctalEscape() {
     assertThat(ControlClient.commandLine(List.of("send-keys", "-t", "=a:", "--", "it's;")))
         .isEqualTo("'send-keys' '-t' '=a:' '--' 'it'\\''s;'");
     assertThat(ControlClient.commandLine(List.of("new-session", ";", "x"))).contains(" ; ");
-    assertThat(ControlClient.commandLine(List.of("set-buffer", "two\nlines"))).isNull();
+    assertThat(ControlClient.commandLine(List.of("list-panes", "-F", "#{a}\u001f#{b}\n\u007f")))
+        .isEqualTo("'list-panes' '-F' '#{a}'\"\\037\"'#{b}'\"\\012\"''\"\\177\"''");
   }
 }

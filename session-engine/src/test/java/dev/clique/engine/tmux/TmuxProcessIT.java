@@ -90,6 +90,31 @@ class TmuxProcessIT {
   }
 
   @Test
+  void onceItsControlClientJoinedListingAndReadingPanesStartNoProcess() throws Exception {
+    // tmux as the engine starts it, every start written down.
+    Path started = dir.resolve("started.log");
+    Path counted = dir.resolve("tmux-counted");
+    Files.writeString(counted, "#!/bin/sh\necho \"$*\" >> '" + started + "'\nexec tmux \"$@\"\n");
+    assertThat(counted.toFile().setExecutable(true)).isTrue();
+    TmuxProcess watched = new TmuxProcess(counted.toString(), tmux.socket(), Duration.ofSeconds(5));
+    watched.newSession("s1", dir, List.of("sh", "-c", "echo \"it's here\"; exec cat"), Map.of());
+    assertThat(watched.activity()).as("the control client joined").isNotNull();
+    assertThat(eventually(() -> watched.captureScreen("s1").startsWith("it's here\n"))).isTrue();
+    List<PaneInfo> first = watched.listPanes();
+    Files.writeString(started, "");
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(watched.listPanes()).isEqualTo(first);
+      assertThat(watched.captureScreen("s1")).startsWith("it's here\n");
+      assertThat(watched.capturePane("s1", 10)).startsWith("it's here\n");
+      assertThat(watched.activity()).isNotNull();
+    }
+    assertThat(Files.readString(started)).as("tmux processes started").isEmpty();
+    assertThat(first).extracting(PaneInfo::session).containsExactly("s1");
+    assertThat(first.get(0).pid()).isPositive();
+  }
+
+  @Test
   void aServerNoControlClientCanJoinIsWatchedByPollingAndSaysWhy() throws Exception {
     // A tmux without control mode: everything else it does as tmux does.
     Path lacking = dir.resolve("tmux-without-control-mode");
