@@ -18,6 +18,16 @@ public interface HookDialect {
   Optional<Report> read(JsonNode event, long nowMillis);
 
   /**
+   * The CLI's own id of the session {@code event} is of, for a CLI that chooses its ids itself and
+   * resumes a session only by its id (opencode): the engine keeps the first it hears, so that the
+   * session started again goes on with the same conversation. Empty for the CLIs that take the id
+   * clique gives them.
+   */
+  default Optional<String> cliSessionId(JsonNode event) {
+    return Optional.empty();
+  }
+
+  /**
    * The value of the {@code {hook_settings}} placeholder of the CLI's arguments: settings that send
    * each event to {@code url} with the session's own token from the pane's environment (never the
    * token itself), or {@code ""} when the CLI takes its hooks some other way.

@@ -2,6 +2,7 @@ package dev.clique.engine.hooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.engine.home.AtomicFile;
 import dev.clique.engine.json.EngineJson;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * opencode's events (1.18.33), from a plugin of clique's: opencode takes no hooks as an argument,
@@ -41,6 +43,8 @@ final class OpencodeHooks implements HookDialect {
   static final String CONFIG_VARIABLE = "OPENCODE_CONFIG_CONTENT";
 
   private static final byte[] PLUGIN_SOURCE = pluginSource();
+
+  private static final Pattern SESSION_ID = Pattern.compile("ses_[0-9A-Za-z]{1,64}");
 
   @Override
   public Optional<Report> read(JsonNode event, long nowMillis) {
@@ -72,6 +76,18 @@ final class OpencodeHooks implements HookDialect {
           Optional.of(report(SessionState.WORKING, null, name));
       default -> Optional.empty();
     };
+  }
+
+  /**
+   * The {@code sessionID} of a turn's first event ({@code ses_} and letters and digits), which
+   * {@code opencode --session} takes back.
+   */
+  @Override
+  public Optional<String> cliSessionId(JsonNode event) {
+    JsonNode id = event.path("properties").path("sessionID");
+    return id.isTextual() && SESSION_ID.matcher(id.asText()).matches()
+        ? Optional.of(id.asText())
+        : Optional.empty();
   }
 
   /** {@code busy}, {@code idle}, or {@code retry}: the API failed and opencode tries again. */
@@ -158,10 +174,16 @@ final class OpencodeHooks implements HookDialect {
 
   /**
    * Writes the plugin into {@code hooksDir} (once, and again only when it changed) and names it in
-   * {@code OPENCODE_CONFIG_CONTENT}; the URL goes in the environment, the token is already there.
+   * {@code OPENCODE_CONFIG_CONTENT}, added to the person's own value of it (the engine's, which the
+   * pane would inherit); the URL goes in the environment, the token is already there.
    */
   @Override
   public Map<String, String> environment(String url, Path hooksDir) throws IOException {
+    return environment(url, hooksDir, System.getenv(CONFIG_VARIABLE));
+  }
+
+  /** As {@link #environment(String, Path)}, over {@code own}, the person's config content. */
+  Map<String, String> environment(String url, Path hooksDir, String own) throws IOException {
     Path plugin = hooksDir.resolve(PLUGIN);
     if (!Files.isRegularFile(plugin) || !Arrays.equals(Files.readAllBytes(plugin), PLUGIN_SOURCE)) {
       Files.createDirectories(
@@ -169,12 +191,42 @@ final class OpencodeHooks implements HookDialect {
           PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
       AtomicFile.write(plugin, PLUGIN_SOURCE);
     }
-    ObjectNode config = JSON.createObjectNode();
-    config.putArray("plugin").add(plugin.toUri().toString());
     Map<String, String> env = new LinkedHashMap<>();
     env.put(URL_VARIABLE, url);
-    env.put(CONFIG_VARIABLE, config.toString());
+    withPlugin(own, plugin.toUri().toString())
+        .ifPresent(config -> env.put(CONFIG_VARIABLE, config));
     return env;
+  }
+
+  /**
+   * {@code own} (the person's config content, or null) with {@code plugin} added to its plugins.
+   * Empty when it cannot take one (not a JSON object, or plugins that are not a list): the person's
+   * own is left as it is then, for opencode to say what is wrong with it, and only the screen tells
+   * the session's state.
+   */
+  static Optional<String> withPlugin(String own, String plugin) {
+    ObjectNode config;
+    if (own == null || own.isBlank()) {
+      config = JSON.createObjectNode();
+    } else {
+      try {
+        if (!(JSON.readTree(own) instanceof ObjectNode read)) {
+          return Optional.empty();
+        }
+        config = read;
+      } catch (IOException e) {
+        return Optional.empty();
+      }
+    }
+    JsonNode plugins = config.get("plugin");
+    if (plugins == null || plugins.isNull()) {
+      config.putArray("plugin").add(plugin);
+    } else if (plugins instanceof ArrayNode list) {
+      list.add(plugin);
+    } else {
+      return Optional.empty();
+    }
+    return Optional.of(config.toString());
   }
 
   private static byte[] pluginSource() {

@@ -9,8 +9,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * of tmux, never stored.
  *
  * @param created unix seconds
- * @param cliSessionId the CLI's own session id when it differs from {@code id} (a resumed session),
- *     else null
+ * @param cliSessionId the CLI's own session id when it differs from {@code id} (a resumed session,
+ *     or one whose CLI chose its own id, as opencode does), else null
  * @param source where a session clique did not start runs (discovered, or adopted), else null
  */
 @JsonIgnoreProperties(ignoreUnknown = true)

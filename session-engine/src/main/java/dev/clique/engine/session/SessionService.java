@@ -30,6 +30,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The sessions: what the API and the engine ask of them, each request checked here and done by the
@@ -39,6 +41,8 @@ import java.util.function.Supplier;
  * keeps the live snapshot of the panes that {@code GET /api/state} is served from.
  */
 public final class SessionService implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(SessionService.class);
+
   /** Most text one send types: one argument of tmux's, well under the kernel's 128 KiB. */
   static final int MAX_TEXT_BYTES = 65_536;
 
@@ -320,7 +324,33 @@ public final class SessionService implements AutoCloseable {
       throw badRequest(e.getMessage());
     }
     report.ifPresent(r -> watcher.report(id, r));
+    if (record.cliSessionId() == null) {
+      dialect.cliSessionId(event).ifPresent(own -> rememberCliSession(record, own));
+    }
     return report.isPresent();
+  }
+
+  /** Keeps the id the CLI chose for its session, by which it is resumed when started again. */
+  private void rememberCliSession(SessionRecord record, String own) {
+    try {
+      store.update(
+          record.id(),
+          now ->
+              now.cliSessionId() != null
+                  ? now
+                  : new SessionRecord(
+                      now.id(),
+                      now.name(),
+                      now.cli(),
+                      now.cwd(),
+                      now.folder(),
+                      now.mode(),
+                      now.created(),
+                      own,
+                      now.source()));
+    } catch (IOException e) {
+      log.warn("could not keep the CLI's own id of session {}: {}", record.id(), e.getMessage());
+    }
   }
 
   /**

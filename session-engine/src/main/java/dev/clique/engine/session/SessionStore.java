@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,6 +106,26 @@ public final class SessionStore {
           Map<String, SessionRecord> next = new LinkedHashMap<>(records);
           next.put(record.id(), record);
           save(next);
+          return null;
+        });
+  }
+
+  /**
+   * Replaces the record of {@code id} with what {@code change} makes of it, if it is still there
+   * (another engine may have deleted it meanwhile): freshest file, home's lock, as {@link #put}.
+   */
+  public synchronized void update(String id, UnaryOperator<SessionRecord> change)
+      throws IOException {
+    HomeLock.around(
+        file,
+        () -> {
+          reloadIfChanged(true);
+          SessionRecord now = records.get(id);
+          if (now != null) {
+            Map<String, SessionRecord> next = new LinkedHashMap<>(records);
+            next.put(id, change.apply(now));
+            save(next);
+          }
           return null;
         });
   }

@@ -133,4 +133,54 @@ class OpencodeHooksTest {
     opencode.environment(url, home.resolve("hooks"));
     assertThat(Files.readString(plugin)).as("written again when it differs").contains("fetch(");
   }
+
+  @Test
+  void thePersonsOwnConfigContentKeepsAllItSaysAndGainsThePlugin(@TempDir Path home)
+      throws Exception {
+    String url = "http://127.0.0.1:4000/api/sessions/abc/hook";
+    String plugin = home.resolve("hooks/opencode/clique-state.js").toUri().toString();
+    String own = "{\"model\":\"anthropic/x\",\"plugin\":[\"their-plugin\"],\"share\":\"disabled\"}";
+    Map<String, String> env =
+        ((OpencodeHooks) opencode).environment(url, home.resolve("hooks"), own);
+    assertThat(JSON.readTree(env.get("OPENCODE_CONFIG_CONTENT")))
+        .isEqualTo(
+            JSON.readTree(
+                "{\"model\":\"anthropic/x\",\"plugin\":[\"their-plugin\",\""
+                    + plugin
+                    + "\"],\"share\":\"disabled\"}"));
+    assertThat(OpencodeHooks.withPlugin("{\"share\":\"disabled\"}", plugin))
+        .contains("{\"share\":\"disabled\",\"plugin\":[\"" + plugin + "\"]}");
+
+    // What opencode itself would refuse is left for it to say: the person's value stays.
+    for (String refused : List.of("{ not json", "[1, 2]", "{\"plugin\": \"one\"}")) {
+      assertThat(OpencodeHooks.withPlugin(refused, plugin)).as(refused).isEmpty();
+      assertThat(((OpencodeHooks) opencode).environment(url, home.resolve("hooks"), refused))
+          .as(refused)
+          .containsKey("CLIQUE_HOOK_URL")
+          .doesNotContainKey("OPENCODE_CONFIG_CONTENT");
+    }
+  }
+
+  @Test
+  void theCliSessionIdIsOpencodesOwnAndNothingElse() throws Exception {
+    assertThat(
+            opencode.cliSessionId(
+                JSON.readTree(
+                    "{\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_1a2B3c\"}}")))
+        .contains("ses_1a2B3c");
+    for (String bad :
+        List.of(
+            "{\"type\":\"session.idle\",\"properties\":{}}",
+            "{\"type\":\"session.idle\",\"properties\":{\"sessionID\":42}}",
+            "{\"type\":\"session.idle\",\"properties\":{\"sessionID\":\"ses_../../x\"}}",
+            "{\"type\":\"session.idle\",\"properties\":{\"sessionID\":\"other_1\"}}")) {
+      assertThat(opencode.cliSessionId(JSON.readTree(bad))).as(bad).isEmpty();
+    }
+    assertThat(
+            HookDialect.named("claude")
+                .orElseThrow()
+                .cliSessionId(JSON.readTree("{\"session_id\":\"abc\"}")))
+        .as("a CLI that takes clique's id")
+        .isEmpty();
+  }
 }

@@ -27,6 +27,27 @@ class SessionStoreTest {
   }
 
   @Test
+  void anUpdateChangesARecordStillThereAndNeverBringsBackADeletedOne() throws Exception {
+    Path file = dir.resolve("state.json");
+    SessionStore store = SessionStore.open(file);
+    store.put(record("a"));
+    SessionStore other = SessionStore.open(file); // another engine on the same home
+    store.update(
+        "a",
+        r ->
+            new SessionRecord(
+                r.id(), "renamed", r.cli(), r.cwd(), null, null, r.created(), "ses_own"));
+    assertThat(SessionStore.open(file).find("a").orElseThrow().cliSessionId()).isEqualTo("ses_own");
+    other.remove("a");
+    store.update(
+        "a",
+        r ->
+            new SessionRecord(
+                r.id(), "again", r.cli(), r.cwd(), null, null, r.created(), "ses_late"));
+    assertThat(SessionStore.open(file).all()).as("deleted by the other engine meanwhile").isEmpty();
+  }
+
+  @Test
   void aCorruptMainFileFallsBackToTheBackup() throws Exception {
     Path file = dir.resolve("state.json");
     SessionStore store = SessionStore.open(file);
