@@ -63,6 +63,18 @@ class RealOpencodeIT {
   private static final String LIMIT_WORDS =
       "Rate limit reached: this organization's rate limit of 50 requests per minute was exceeded.";
 
+  /** What the model asks through opencode's question tool, with two choices. */
+  private static final String QUESTION = "Which build should I run?";
+
+  private static final String QUESTION_CALL =
+      "{\"questions\":[{\"question\":\""
+          + QUESTION
+          + "\",\"header\":\"Build\",\"options\":["
+          + "{\"label\":\"Quick build\",\"description\":\"Only the changed modules\"},"
+          + "{\"label\":\"Full build\",\"description\":\"Every module and its tests\"}]}]}";
+
+  private static final String AFTER_QUESTION = "Going with the quick build.";
+
   private static final String SLOW_ANSWER =
       "Here is a slow answer that streams in many small pieces while the model talks about"
           + " the build, the tests and the release notes. That is all for now.";
@@ -110,6 +122,8 @@ class RealOpencodeIT {
         new ScriptedModelServer.Step.SlowText(SLOW_ANSWER, 12, Duration.ofSeconds(8)),
         new ScriptedModelServer.Step.ShellCall(command, "Pretend to build the project"),
         new ScriptedModelServer.Step.Text("The build finished and wrote build.log."),
+        new ScriptedModelServer.Step.ToolCall("question", QUESTION_CALL),
+        new ScriptedModelServer.Step.Text(AFTER_QUESTION),
         new ScriptedModelServer.Step.Failure(400, "invalid_request_error", "Scripted refusal."),
         new ScriptedModelServer.Step.Text("Answered this time."));
     start(config(model.url()));
@@ -169,6 +183,38 @@ class RealOpencodeIT {
             ScreenWatch.Ahead.fromTheCli("idle", ScreenWatch.SOON));
     watch.expectState("done after the shell call", built, "idle");
     softly.assertThat(project.resolve("build.log")).as("the approved command ran").exists();
+
+    // opencode's own question tool: the model asks the person to choose, in a box of choices.
+    watch.send(Map.of("text", "Ask me which build to run", "enter", true));
+    Look questioned =
+        watch.awaitScreen(
+            "question box",
+            s -> s.contains(QUESTION) && s.contains("Quick build"),
+            Duration.ofSeconds(30));
+    Look asked = watch.expectState("question box", questioned, "waiting");
+    softly
+        .assertThat(asked.attention().path("kind").asText())
+        .as("attention.kind on the question box (attention: %s)", asked.attention())
+        .isEqualTo("question");
+    softly
+        .assertThat(asked.attention().path("detail").asText())
+        .as("attention.detail is the question (attention: %s)", asked.attention())
+        .isEqualTo(QUESTION);
+    softly
+        .assertThat(asked.source())
+        .as("the plugin said it, not the screen")
+        .startsWith("hook question.asked");
+    watch.holds("question box, 3 s on", "waiting", Duration.ofSeconds(3));
+    Look chosen = watch.send(Map.of("key", "Enter"));
+    watch.expectState("choice made", chosen, "working");
+    Look afterChoice =
+        watch.holdsUntil(
+            "the answer after the choice",
+            "working",
+            s -> ready(s) && s.contains(AFTER_QUESTION),
+            Duration.ofSeconds(40),
+            ScreenWatch.Ahead.fromTheCli("idle", ScreenWatch.SOON));
+    watch.expectState("done after the choice", afterChoice, "idle");
 
     watch.send(Map.of("text", "Trigger an error", "enter", true));
     Look failed =
@@ -245,8 +291,31 @@ class RealOpencodeIT {
         .as("the person's own config folder: the engine's plugin is not in it")
         .noneMatch(text -> text.contains("CLIQUE_ATTENTION_TOKEN"));
 
-    theConversationIsTheOneOpencodeItselfRecorded();
+    JsonNode conversation = theConversationIsTheOneOpencodeItselfRecorded();
     killStopsEveryProcess();
+    restartResumesItsOwnSession(conversation);
+  }
+
+  /**
+   * Started again under the same id, opencode goes on with the session it chose an id for itself
+   * (the engine heard it from the plugin, and starts it with {@code --session}): it shows the last
+   * answer, the conversation is the one it had, and opencode has no second session.
+   */
+  private void restartResumesItsOwnSession(JsonNode before) throws Exception {
+    HttpResponse<String> started = engine.post("/api/sessions/" + id + "/start", admin, "{}");
+    assertThat(started.statusCode()).as("start answered %s", started.body()).isEqualTo(200);
+    Look resumed =
+        watch.awaitScreen(
+            "ready after restart",
+            s -> ready(s) && s.contains("Answered after the limit."),
+            STARTUP);
+    watch.expectState("ready after restart", resumed, "idle");
+    watch.rememberProcesses();
+    JsonNode after = RecordedConversation.turns(engine, admin, id, before.size(), seconds(3));
+    softly.assertThat(after).as("the conversation after the restart").isEqualTo(before);
+    JsonNode sessions =
+        JSON.readTree(opencode(project, home, "session", "list", "--format", "json"));
+    softly.assertThat(sessions.size()).as("opencode's sessions after the restart").isEqualTo(1);
   }
 
   @Test
@@ -273,12 +342,13 @@ class RealOpencodeIT {
    * export} prints of the same session: its prompts (the failed one and the retry merged, as it
    * keeps both) and its answers, turn for turn.
    */
-  private void theConversationIsTheOneOpencodeItselfRecorded() throws Exception {
+  private JsonNode theConversationIsTheOneOpencodeItselfRecorded() throws Exception {
     JsonNode expected =
         RecordedConversation.expectedTurns(
             new String[][] {
               {"Explain the build slowly", SLOW_ANSWER},
               {"Build the project", "The build finished and wrote build.log."},
+              {"Ask me which build to run", AFTER_QUESTION},
               {"Trigger an error\n\nTry again", "Answered this time."},
               {"Summarise the log\n\nTry again", "Answered after the limit."}
             });
@@ -293,6 +363,7 @@ class RealOpencodeIT {
         turns.size(), own.size(), session);
     softly.assertThat(own).as("opencode's own export of its session").isEqualTo(expected);
     softly.assertThat(turns).as("the conversation the engine read").isEqualTo(own);
+    return turns;
   }
 
   /** The turns of an export: each message's text parts, consecutive ones of a role merged. */
