@@ -494,7 +494,12 @@ final class TailWindow {
   }
 
   static int indexOf(byte[] bytes, int from, char c) {
-    for (int i = from; i < bytes.length; i++) {
+    return indexOf(bytes, from, bytes.length, c);
+  }
+
+  /** The offset of the first {@code c} in {@code bytes[from, to)}, or -1. */
+  static int indexOf(byte[] bytes, int from, int to, char c) {
+    for (int i = from; i < to; i++) {
       if (bytes[i] == c) {
         return i;
       }

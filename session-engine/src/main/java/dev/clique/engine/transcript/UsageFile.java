@@ -141,47 +141,41 @@ final class UsageFile {
 
   /**
    * Tallies every complete line from {@link #resumeAt} to {@code end}, each byte read once; a cut
-   * last line waits for the rest of it.
+   * last line waits for the rest of it. One buffer serves every step: a step's bytes land after the
+   * line the step before cut.
    */
   private void advance(FileChannel channel, long end) throws IOException {
-    long pos = resumeAt; // where the first line not yet tallied starts
-    long readAt = pos; // where the next step starts: the bytes between are carried over
-    byte[] carried = new byte[0];
-    while (readAt < end) {
-      byte[] fresh = read(channel, readAt, Math.min(CHUNK_BYTES, end - readAt));
-      if (fresh.length == 0) {
+    byte[] bytes = new byte[(int) Math.min(2L * CHUNK_BYTES, end - resumeAt)];
+    long pos = resumeAt; // where the first line not yet tallied starts: bytes[0]
+    int held = 0; // the bytes from pos on that the buffer holds
+    while (pos + held < end) {
+      int fresh = read(channel, pos + held, bytes, held, Math.min(CHUNK_BYTES, end - pos - held));
+      if (fresh == 0) {
         break; // shrank under us: the next call starts afresh
       }
-      readAt += fresh.length;
-      byte[] bytes = carried.length == 0 ? fresh : concat(carried, fresh);
+      held += fresh;
       int start = 0;
-      for (int newline = TailWindow.indexOf(bytes, 0, '\n');
+      for (int newline = TailWindow.indexOf(bytes, 0, held, '\n');
           newline >= 0;
-          newline = TailWindow.indexOf(bytes, start, '\n')) {
+          newline = TailWindow.indexOf(bytes, start, held, '\n')) {
         line(bytes, start, newline);
         start = newline + 1;
       }
       pos += start;
-      carried = Arrays.copyOfRange(bytes, start, bytes.length);
-      if (carried.length > CHUNK_BYTES) {
+      held -= start;
+      System.arraycopy(bytes, start, bytes, 0, held);
+      if (held > CHUNK_BYTES) {
         // A line longer than a step: found to its end, then parsed as it streams from the file.
-        long newline = find(channel, readAt, end);
+        long newline = find(channel, pos + held, end);
         if (newline < 0) {
           break;
         }
         streamed(channel, pos, newline);
         pos = newline + 1;
-        readAt = pos;
-        carried = new byte[0];
+        held = 0;
       }
     }
     resumeAt = pos;
-  }
-
-  private static byte[] concat(byte[] first, byte[] second) {
-    byte[] both = Arrays.copyOf(first, first.length + second.length);
-    System.arraycopy(second, 0, both, first.length, second.length);
-    return both;
   }
 
   /** The offset of the first newline in {@code [from, end)}, or -1. */
@@ -232,7 +226,17 @@ final class UsageFile {
     if (position < 0) {
       return new byte[0];
     }
-    ByteBuffer buffer = ByteBuffer.allocate((int) length);
+    byte[] bytes = new byte[(int) length];
+    int n = read(channel, position, bytes, 0, length);
+    return n == length ? bytes : Arrays.copyOf(bytes, n);
+  }
+
+  /**
+   * Reads {@code bytes[offset, offset + length)} from {@code position}; fewer at the file's end.
+   */
+  private int read(FileChannel channel, long position, byte[] bytes, int offset, long length)
+      throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(bytes, offset, (int) length);
     long at = position;
     while (buffer.hasRemaining()) {
       int n = channel.read(buffer, at);
@@ -241,9 +245,8 @@ final class UsageFile {
       }
       at += n;
     }
-    bytesRead.addAndGet(buffer.position());
-    return buffer.position() == length
-        ? buffer.array()
-        : Arrays.copyOf(buffer.array(), buffer.position());
+    int n = buffer.position() - offset;
+    bytesRead.addAndGet(n);
+    return n;
   }
 }
