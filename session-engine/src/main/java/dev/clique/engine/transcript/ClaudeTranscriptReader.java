@@ -26,6 +26,9 @@ final class ClaudeTranscriptReader implements TranscriptReader {
           "message.content.text",
           "version");
 
+  private static final RawJson.StringField USER = new RawJson.StringField("type", "user");
+  private static final RawJson.StringField ASSISTANT = new RawJson.StringField("type", "assistant");
+
   @Override
   public String cli() {
     return "Claude Code";
@@ -43,8 +46,7 @@ final class ClaudeTranscriptReader implements TranscriptReader {
    */
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "type", "user")
-        || RawJson.hasStringField(bytes, start, end, "type", "assistant");
+    return USER.in(bytes, start, end) || ASSISTANT.in(bytes, start, end);
   }
 
   @Override

@@ -23,6 +23,8 @@ final class ClaudeUsageReader implements UsageReader {
   private static final Fields FIELDS =
       Fields.of("type", "isSidechain", "requestId", "message.id", "message.model", "message.usage");
 
+  private static final RawJson.StringField ASSISTANT = new RawJson.StringField("type", "assistant");
+
   /** Response ids kept to pass over a response written again later; its blocks are adjacent. */
   private static final int REMEMBERED = 256;
 
@@ -38,7 +40,7 @@ final class ClaudeUsageReader implements UsageReader {
 
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "type", "assistant");
+    return ASSISTANT.in(bytes, start, end);
   }
 
   @Override

@@ -30,6 +30,11 @@ final class CodexUsageReader implements UsageReader {
           "payload.info",
           "payload.rate_limits");
 
+  private static final RawJson.StringField TOKEN_COUNT =
+      new RawJson.StringField("type", "token_count");
+  private static final RawJson.StringField TURN_CONTEXT =
+      new RawJson.StringField("type", "turn_context");
+
   @Override
   public String source() {
     return SOURCE;
@@ -42,8 +47,7 @@ final class CodexUsageReader implements UsageReader {
 
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "type", "token_count")
-        || RawJson.hasStringField(bytes, start, end, "type", "turn_context");
+    return TOKEN_COUNT.in(bytes, start, end) || TURN_CONTEXT.in(bytes, start, end);
   }
 
   @Override

@@ -14,6 +14,11 @@ final class CopilotTranscriptReader implements TranscriptReader {
 
   private static final Fields FIELDS = Fields.of("type", "id", "data.content");
 
+  private static final RawJson.StringField USER_MESSAGE =
+      new RawJson.StringField("type", "user.message");
+  private static final RawJson.StringField ASSISTANT_MESSAGE =
+      new RawJson.StringField("type", "assistant.message");
+
   /** The newest {@code session.start} {@code version} (of the events format) this reader knows. */
   static final int NEWEST_VERSION = 1;
 
@@ -29,8 +34,7 @@ final class CopilotTranscriptReader implements TranscriptReader {
 
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "type", "user.message")
-        || RawJson.hasStringField(bytes, start, end, "type", "assistant.message");
+    return USER_MESSAGE.in(bytes, start, end) || ASSISTANT_MESSAGE.in(bytes, start, end);
   }
 
   @Override

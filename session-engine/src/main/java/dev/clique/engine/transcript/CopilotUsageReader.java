@@ -15,6 +15,9 @@ final class CopilotUsageReader implements UsageReader {
 
   private static final Fields FIELDS = Fields.of("type", "data.usage");
 
+  private static final RawJson.StringField USAGE_RECORD =
+      new RawJson.StringField("type", "session.usage_record");
+
   @Override
   public String source() {
     return SOURCE;
@@ -27,7 +30,7 @@ final class CopilotUsageReader implements UsageReader {
 
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "type", "session.usage_record");
+    return USAGE_RECORD.in(bytes, start, end);
   }
 
   @Override

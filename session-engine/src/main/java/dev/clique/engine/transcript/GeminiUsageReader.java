@@ -32,6 +32,8 @@ final class GeminiUsageReader implements UsageReader {
           "messages.model",
           "messages.tokens");
 
+  private static final RawJson.StringField GEMINI = new RawJson.StringField("type", "gemini");
+
   @Override
   public String source() {
     return SOURCE;
@@ -44,7 +46,7 @@ final class GeminiUsageReader implements UsageReader {
 
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "type", "gemini");
+    return GEMINI.in(bytes, start, end);
   }
 
   @Override

@@ -15,6 +15,8 @@ final class PiUsageReader implements UsageReader {
   private static final Fields FIELDS =
       Fields.of("type", "message.role", "message.model", "message.usage");
 
+  private static final RawJson.StringField ASSISTANT = new RawJson.StringField("role", "assistant");
+
   @Override
   public String source() {
     return SOURCE;
@@ -27,7 +29,7 @@ final class PiUsageReader implements UsageReader {
 
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "role", "assistant");
+    return ASSISTANT.in(bytes, start, end);
   }
 
   @Override

@@ -21,6 +21,9 @@ final class QwenTranscriptReader implements TranscriptReader {
       Fields.of(
           "type", "provenance", "message.parts.text", "message.parts.thought", "uuid", "version");
 
+  private static final RawJson.StringField USER = new RawJson.StringField("type", "user");
+  private static final RawJson.StringField ASSISTANT = new RawJson.StringField("type", "assistant");
+
   /** The provenance of what the person typed; records written before it was kept have none. */
   static final String TYPED = "real_user";
 
@@ -40,8 +43,7 @@ final class QwenTranscriptReader implements TranscriptReader {
   /** Only {@code user} and {@code assistant} records hold turns; tool output is passed over. */
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "type", "user")
-        || RawJson.hasStringField(bytes, start, end, "type", "assistant");
+    return USER.in(bytes, start, end) || ASSISTANT.in(bytes, start, end);
   }
 
   @Override

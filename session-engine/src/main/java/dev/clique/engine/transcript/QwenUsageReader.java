@@ -16,6 +16,8 @@ final class QwenUsageReader implements UsageReader {
   private static final Fields FIELDS =
       Fields.of("type", "model", "usageMetadata", "contextWindowSize");
 
+  private static final RawJson.StringField ASSISTANT = new RawJson.StringField("type", "assistant");
+
   @Override
   public String source() {
     return SOURCE;
@@ -28,7 +30,7 @@ final class QwenUsageReader implements UsageReader {
 
   @Override
   public boolean mayMatter(byte[] bytes, int start, int end) {
-    return RawJson.hasStringField(bytes, start, end, "type", "assistant");
+    return ASSISTANT.in(bytes, start, end);
   }
 
   @Override

@@ -499,12 +499,7 @@ final class TailWindow {
 
   /** The offset of the first {@code c} in {@code bytes[from, to)}, or -1. */
   static int indexOf(byte[] bytes, int from, int to, char c) {
-    for (int i = from; i < to; i++) {
-      if (bytes[i] == c) {
-        return i;
-      }
-    }
-    return -1;
+    return ByteSearch.indexOf(bytes, from, to, (byte) c);
   }
 
   /** The bytes {@code [start, end)} of a file, read as they are asked for, in small pieces. */
