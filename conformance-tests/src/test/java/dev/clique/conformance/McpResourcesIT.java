@@ -47,6 +47,14 @@ class McpResourcesIT {
     assertThat(sent.statusCode()).as(sent.body()).isEqualTo(200);
   }
 
+  /** An update of {@code uri} whose read showed the session in {@code state}. */
+  private static Predicate<JsonNode> updated(String uri, String state) {
+    return frame ->
+        frame.path("notification").asText().equals(UPDATED)
+            && frame.path("uri").asText().equals(uri)
+            && frame.path("state").asText().equals(state);
+  }
+
   /** The next line of {@code process} that {@code wanted} accepts, parsed; the others skipped. */
   private static JsonNode awaitLine(Spawned process, Predicate<JsonNode> wanted) throws Exception {
     long deadline = System.nanoTime() + A_WHILE.toNanos();
@@ -105,18 +113,8 @@ class McpResourcesIT {
         try (StateTrail trail = StateTrail.follow(engine, shell.admin(), id)) {
           type(engine, shell.admin(), id, "sleep 3");
           try {
-            awaitLine(
-                node,
-                frame ->
-                    frame.path("notification").asText().equals(UPDATED)
-                        && frame.path("uri").asText().equals(session)
-                        && frame.path("state").asText().equals("working"));
-            awaitLine(
-                node,
-                frame ->
-                    frame.path("notification").asText().equals(UPDATED)
-                        && frame.path("uri").asText().equals(session)
-                        && frame.path("state").asText().equals("idle"));
+            awaitLine(node, updated(session, "working"));
+            awaitLine(node, updated(session, "idle"));
           } catch (AssertionError e) {
             throw new AssertionError(
                 e.getMessage()

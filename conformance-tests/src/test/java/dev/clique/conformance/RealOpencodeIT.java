@@ -302,15 +302,7 @@ class RealOpencodeIT {
    * answer, the conversation is the one it had, and opencode has no second session.
    */
   private void restartResumesItsOwnSession(JsonNode before) throws Exception {
-    HttpResponse<String> started = engine.post("/api/sessions/" + id + "/start", admin, "{}");
-    assertThat(started.statusCode()).as("start answered %s", started.body()).isEqualTo(200);
-    Look resumed =
-        watch.awaitScreen(
-            "ready after restart",
-            s -> ready(s) && s.contains("Answered after the limit."),
-            STARTUP);
-    watch.expectState("ready after restart", resumed, "idle");
-    watch.rememberProcesses();
+    watch.startAgain(s -> ready(s) && s.contains("Answered after the limit."), STARTUP);
     JsonNode after = RecordedConversation.turns(engine, admin, id, before.size(), seconds(3));
     softly.assertThat(after).as("the conversation after the restart").isEqualTo(before);
     JsonNode sessions =

@@ -240,16 +240,10 @@ class RealPiIT {
    * opens it): it shows the last answer, and the conversation is the one it had.
    */
   private void checkRestartResumes(JsonNode before) throws Exception {
-    HttpResponse<String> started = engine.post("/api/sessions/" + id + "/start", admin, "{}");
-    assertThat(started.statusCode()).as("start answered %s", started.body()).isEqualTo(200);
     // Its history is drawn again above its editor; the banner has scrolled away.
-    Look resumed =
-        watch.awaitScreen(
-            "ready after restart", s -> ready(s) && s.contains("Answered this time."), STARTUP);
-    watch.expectState("ready after restart", resumed, "idle");
+    watch.startAgain(s -> ready(s) && s.contains("Answered this time."), STARTUP);
     JsonNode after = RecordedConversation.turns(engine, admin, id, before.size(), seconds(3));
     softly.assertThat(after).as("the conversation after the restart").isEqualTo(before);
-    watch.rememberProcesses();
   }
 
   /** The conversation the engine reads is the one pi's own session manager reads. */

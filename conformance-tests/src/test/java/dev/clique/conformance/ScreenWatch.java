@@ -443,6 +443,19 @@ final class ScreenWatch implements AutoCloseable {
         + off.screen();
   }
 
+  /**
+   * Starts the stopped session again through the engine ({@code POST .../start}) and waits for its
+   * CLI's {@code ready} screen, which must read idle; its new processes are remembered.
+   */
+  Look startAgain(Predicate<String> ready, Duration timeout) throws Exception {
+    HttpResponse<String> started = engine.post("/api/sessions/" + id + "/start", admin, "{}");
+    assertThat(started.statusCode()).as("start answered %s", started.body()).isEqualTo(200);
+    Look resumed = awaitScreen("ready after restart", ready, timeout);
+    expectState("ready after restart", resumed, "idle");
+    rememberProcesses();
+    return resumed;
+  }
+
   /** Sends through the engine's API and returns a look taken right after the engine answered. */
   Look send(Map<String, Object> body) throws IOException, InterruptedException {
     HttpResponse<String> sent =
