@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -164,11 +165,15 @@ class RealCliArgumentsIT {
     values.put("cwd", cwd.toString());
     values.put("mode", mode);
     values.put("cli_session_id", cli.id().equals("opencode") ? "ses_" + id.replace("-", "") : id);
+    Optional<HookDialect> hooks = HookDialect.named(cli.hooks());
     values.put(
         "hook_settings",
-        HookDialect.named(cli.hooks())
-            .map(d -> d.settings("http://127.0.0.1:9/api/sessions/" + id + "/hook"))
-            .orElse(""));
+        hooks.isEmpty()
+            ? ""
+            : hooks
+                .get()
+                .install("http://127.0.0.1:9/api/sessions/" + id + "/hook", home.resolve("hooks"))
+                .argument());
     List<String> argv = new ArrayList<>(cli.launchArgv(binary, values, resume));
     argv.addAll(PROBES.get(cli.id()).extra());
     Map<String, String> env = new HashMap<>();

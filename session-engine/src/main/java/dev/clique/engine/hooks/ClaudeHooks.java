@@ -9,6 +9,7 @@ import dev.clique.engine.state.Attention;
 import dev.clique.engine.state.Report;
 import dev.clique.engine.state.SessionState;
 import dev.clique.engine.state.StateSource;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -144,9 +145,14 @@ final class ClaudeHooks implements HookDialect {
     return "unknown";
   }
 
-  @Override
-  public String settings(String url) {
+  /** The value of {@code --settings}: an HTTP hook to {@code url} for each event. */
+  String settings(String url) {
     return httpHooks(url, EVENTS, TOOL_EVENTS);
+  }
+
+  @Override
+  public Install install(String url, Path hooksDir) {
+    return Install.argument(settings(url));
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.clique.engine.state.Report;
 import dev.clique.engine.state.SessionState;
 import dev.clique.engine.state.StateSource;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -63,7 +64,11 @@ final class CodexHooks implements HookDialect {
 
   /** {@code hooks={UserPromptSubmit=[...], ..., state={...}}}: one {@code -c} value. */
   @Override
-  public String settings(String url) {
+  public Install install(String url, Path hooksDir) {
+    return Install.argument(settings(url));
+  }
+
+  String settings(String url) {
     String command = HookRelay.command(url);
     StringBuilder toml = new StringBuilder("hooks={");
     StringBuilder state = new StringBuilder("state={");

@@ -134,8 +134,7 @@ final class CopilotHooks implements HookDialect {
   }
 
   /** The plugin's {@code hooks/hooks.json}: a relay to {@code url} for each event. */
-  @Override
-  public String settings(String url) {
+  String settings(String url) {
     ObjectNode file = JSON.createObjectNode().put("version", 1);
     ObjectNode hooks = file.putObject("hooks");
     for (String event : EVENTS) {
@@ -149,11 +148,15 @@ final class CopilotHooks implements HookDialect {
   }
 
   /**
-   * Writes the plugin for {@code url} under {@code dir} (once: its folder is named by a digest of
-   * what it holds) and names its folder, the value of {@code --plugin-dir}.
+   * Writes the plugin for {@code url} under {@code hooksDir} (once: its folder is named by a digest
+   * of what it holds) and names its folder, the value of {@code --plugin-dir}.
    */
   @Override
-  public String settings(String url, Path dir) throws IOException {
+  public Install install(String url, Path hooksDir) throws IOException {
+    return Install.argument(plugin(url, hooksDir));
+  }
+
+  private String plugin(String url, Path dir) throws IOException {
     String hooks = settings(url);
     Path plugin = dir.resolve("copilot-" + digest(hooks));
     if (Files.isRegularFile(plugin.resolve("hooks").resolve("hooks.json"))) {

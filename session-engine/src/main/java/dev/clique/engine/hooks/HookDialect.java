@@ -28,46 +28,44 @@ public interface HookDialect {
   }
 
   /**
-   * The value of the {@code {hook_settings}} placeholder of the CLI's arguments: settings that send
-   * each event to {@code url} with the session's own token from the pane's environment (never the
-   * token itself), or {@code ""} when the CLI takes its hooks some other way.
+   * How one run of the CLI is given hooks that send each event to {@code url} with the session's
+   * own token from the pane's environment (never the token itself). What the CLI reads from files
+   * of clique's is written under {@code hooksDir}, the engine's own folder for them.
    */
-  String settings(String url);
+  Install install(String url, Path hooksDir) throws IOException;
 
   /**
-   * The variable of the pane's environment that names a file holding {@link #settings}, for a CLI
-   * that takes no settings as an argument and reads them from a file an environment variable names:
-   * the engine writes that file of its own for the run. Empty when the CLI takes them as an
-   * argument ({@code {hook_settings}}).
+   * What one run of a CLI is given, in the one way that CLI takes its hooks.
+   *
+   * @param argument the value of the {@code {hook_settings}} placeholder of its arguments ({@code
+   *     ""} when it takes them otherwise)
+   * @param environment variables for its pane
+   * @param file a file of the run's own for a CLI that reads its hooks from a file a variable
+   *     names: the engine writes it per session and sets the variable; null when none
    */
-  default Optional<String> settingsFileVariable() {
-    return Optional.empty();
+  record Install(String argument, Map<String, String> environment, RunFile file) {
+    /** Nothing: a CLI without hooks clique reads. */
+    public static final Install NONE = new Install("", Map.of(), null);
+
+    public Install {
+      environment = Map.copyOf(environment);
+    }
+
+    static Install argument(String value) {
+      return new Install(value, Map.of(), null);
+    }
+
+    static Install environment(Map<String, String> variables) {
+      return new Install("", variables, null);
+    }
+
+    static Install file(String variable, String content) {
+      return new Install("", Map.of(), new RunFile(variable, content));
+    }
   }
 
-  /**
-   * What the file {@link #settingsFileVariable} names holds: {@link #settings}, with whatever the
-   * file the CLI would read without the variable holds kept.
-   */
-  default String settingsFile(String url) {
-    return settings(url);
-  }
-
-  /**
-   * As {@link #settings(String)}, for a CLI that reads its hooks from files rather than from an
-   * argument: they are written under {@code dir} (clique's own), and the value names them.
-   */
-  default String settings(String url, Path dir) throws IOException {
-    return settings(url);
-  }
-
-  /**
-   * Variables for the pane's environment, for a CLI that takes its hooks from there rather than
-   * from an argument (the session's token is in it already); what they name may be written into
-   * {@code hooksDir}, the engine's own folder for them. Empty for most CLIs.
-   */
-  default Map<String, String> environment(String url, Path hooksDir) throws IOException {
-    return Map.of();
-  }
+  /** A file the engine writes for one run, and the variable that names it to the CLI. */
+  record RunFile(String variable, String content) {}
 
   /** The dialect a catalogue entry names ({@code hooks = "claude"}), if the engine knows it. */
   static Optional<HookDialect> named(String name) {

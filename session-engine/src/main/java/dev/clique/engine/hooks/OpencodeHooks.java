@@ -166,20 +166,14 @@ final class OpencodeHooks implements HookDialect {
     return new Report(state, attention, StateSource.HOOK, evidence);
   }
 
-  /** opencode takes its plugin from the environment, not from an argument. */
-  @Override
-  public String settings(String url) {
-    return "";
-  }
-
   /**
    * Writes the plugin into {@code hooksDir} (once, and again only when it changed) and names it in
    * {@code OPENCODE_CONFIG_CONTENT}, added to the person's own value of it (the engine's, which the
    * pane would inherit); the URL goes in the environment, the token is already there.
    */
   @Override
-  public Map<String, String> environment(String url, Path hooksDir) throws IOException {
-    return environment(url, hooksDir, System.getenv(CONFIG_VARIABLE));
+  public Install install(String url, Path hooksDir) throws IOException {
+    return Install.environment(environment(url, hooksDir, System.getenv(CONFIG_VARIABLE)));
   }
 
   /** As {@link #environment(String, Path)}, over {@code own}, the person's config content. */

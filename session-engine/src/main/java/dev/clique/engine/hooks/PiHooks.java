@@ -89,19 +89,17 @@ final class PiHooks implements HookDialect {
     return line.length() > MAX_DETAIL ? line.substring(0, MAX_DETAIL) : line;
   }
 
-  /** pi takes its extension as a file: {@link #settings(String, Path)} writes and names it. */
-  @Override
-  public String settings(String url) {
-    throw new UnsupportedOperationException("pi's extension is a file: give it a folder");
-  }
-
   /**
-   * Writes the extension into {@code folder} (the engine's own, made private) unless it is there
-   * already, and returns its path: the value of {@code -e}. It reads the engine's URL, the session
-   * and its token from the pane's environment, so one file serves every session.
+   * Writes the extension into {@code hooksDir} (the engine's own, made private) unless it is there
+   * already; its path is the value of {@code -e}. It reads the engine's URL, the session and its
+   * token from the pane's environment, so one file serves every session.
    */
   @Override
-  public String settings(String url, Path folder) throws IOException {
+  public Install install(String url, Path hooksDir) throws IOException {
+    return Install.argument(extension(hooksDir));
+  }
+
+  private static String extension(Path folder) throws IOException {
     byte[] extension;
     try (InputStream in = PiHooks.class.getResourceAsStream(EXTENSION)) {
       if (in == null) {

@@ -90,19 +90,19 @@ final class QwenHooks implements HookDialect {
       List.of("PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure");
 
   /** Claude Code's HTTP hooks, which Qwen Code runs as they are. */
-  @Override
-  public String settings(String url) {
+  String settings(String url) {
     return settings(url, EVENTS);
   }
 
   /**
-   * The engine's hooks added to the system defaults Qwen Code would read without the variable (the
-   * file the engine's own environment names, else {@code system-defaults.json} beside its system
-   * settings): an administrator's defaults still apply to a session clique starts.
+   * A system defaults file of the run's own, named by {@value #SETTINGS_VARIABLE}: the engine's
+   * hooks added to the defaults Qwen Code would read without the variable (the file the engine's
+   * own environment names, else {@code system-defaults.json} beside its system settings), so an
+   * administrator's defaults still apply to a session clique starts.
    */
   @Override
-  public String settingsFile(String url) {
-    return settingsOver(url, ownDefaults());
+  public Install install(String url, Path hooksDir) {
+    return Install.file(SETTINGS_VARIABLE, settingsOver(url, ownDefaults()));
   }
 
   /** {@link #settings} added to {@code own}, the JSON of a defaults file, or null for none. */
@@ -153,10 +153,5 @@ final class QwenHooks implements HookDialect {
     } catch (IOException | RuntimeException e) {
       return null; // unreadable to the engine: the hooks alone
     }
-  }
-
-  @Override
-  public Optional<String> settingsFileVariable() {
-    return Optional.of(SETTINGS_VARIABLE);
   }
 }

@@ -197,10 +197,8 @@ final class Launch {
     values.put("mode", record.mode() == null ? "" : record.mode());
     values.put(
         "cli_session_id", record.cliSessionId() == null ? record.id() : record.cliSessionId());
-    Optional<HookDialect> hooks = HookDialect.named(cli.hooks());
-    String hookUrl = engineUrl.get() + "/api/sessions/" + record.id() + "/hook";
-    Optional<String> hookFileVariable = hooks.flatMap(HookDialect::settingsFileVariable);
-    values.put("hook_settings", hookFileVariable.isPresent() ? "" : hookSettings(cli, record.id()));
+    HookDialect.Install hooks = hooks(cli, record.id());
+    values.put("hook_settings", hooks.argument());
     boolean resuming = resume && record.cliSessionId() != null;
     List<String> argv = cli.launchArgv(binary, values, resuming);
     Map<String, String> env = new LinkedHashMap<>();
@@ -212,13 +210,10 @@ final class Launch {
           tokens.create(
               "hook:" + record.id().substring(0, 8), Set.of(Scope.ATTENTION), record.id());
       env.put("CLIQUE_ATTENTION_TOKEN", hook.secret());
-      if (hooks.isPresent()) {
-        env.putAll(hooks.get().environment(hookUrl, hookFiles));
-      }
-      if (hookFileVariable.isPresent()) {
+      env.putAll(hooks.environment());
+      if (hooks.file() != null) {
         env.put(
-            hookFileVariable.get(),
-            writeHookFile(record.id(), hooks.get().settingsFile(hookUrl)).toString());
+            hooks.file().variable(), writeHookFile(record.id(), hooks.file().content()).toString());
       }
       tmux.newSession(record.id(), Path.of(record.cwd()), argv, env);
     } catch (IOException e) {
@@ -229,14 +224,14 @@ final class Launch {
     requireStartedIn(record);
   }
 
-  /** The value of {@code {hook_settings}}: what installs the CLI's hooks for this run. */
-  private String hookSettings(CliDefinition cli, String id) throws SessionException {
+  /** How this run of the CLI is given its hooks: none for a CLI that has none clique reads. */
+  private HookDialect.Install hooks(CliDefinition cli, String id) throws SessionException {
     Optional<HookDialect> dialect = HookDialect.named(cli.hooks());
     if (dialect.isEmpty()) {
-      return "";
+      return HookDialect.Install.NONE;
     }
     try {
-      return dialect.get().settings(engineUrl.get() + "/api/sessions/" + id + "/hook", hookFiles);
+      return dialect.get().install(engineUrl.get() + "/api/sessions/" + id + "/hook", hookFiles);
     } catch (IOException | UncheckedIOException e) {
       throw new SessionException(
           SessionException.Kind.FAILED,

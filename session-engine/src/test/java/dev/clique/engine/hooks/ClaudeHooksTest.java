@@ -10,6 +10,7 @@ import dev.clique.engine.state.Report;
 import dev.clique.engine.state.SessionState;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,9 @@ import org.junit.jupiter.api.Test;
 class ClaudeHooksTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private final HookDialect claude = HookDialect.named("claude").orElseThrow();
+
+  /** Claude Code takes its hooks as an argument: nothing is written. */
+  private static final Path NO_FOLDER = Path.of("/nonexistent/clique-hooks");
 
   private Optional<Report> read(String fixture) throws IOException {
     try (InputStream in = getClass().getResourceAsStream("/hooks/" + fixture)) {
@@ -102,7 +106,9 @@ class ClaudeHooksTest {
 
   @Test
   void theSettingsSendEveryEventToTheEngineWithTheTokenNamedNotWritten() throws Exception {
-    JsonNode settings = JSON.readTree(claude.settings("http://127.0.0.1:3200/api/sessions/s/hook"));
+    JsonNode settings =
+        JSON.readTree(
+            claude.install("http://127.0.0.1:3200/api/sessions/s/hook", NO_FOLDER).argument());
     JsonNode hook = settings.at("/hooks/PermissionRequest/0/hooks/0");
     assertThat(hook.path("type").asText()).isEqualTo("http");
     assertThat(hook.path("url").asText()).isEqualTo("http://127.0.0.1:3200/api/sessions/s/hook");

@@ -11,6 +11,7 @@ import dev.clique.engine.state.Report;
 import dev.clique.engine.state.SessionState;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -76,7 +77,7 @@ class CodexHooksTest {
   @Test
   void theOverrideIsOneTomlTableOfHooksWithTheirTrust() throws Exception {
     String url = "http://127.0.0.1:3200/api/sessions/s/hook";
-    String value = codex.settings(url);
+    String value = codex.install(url, Path.of("/nonexistent/clique-hooks")).argument();
     assertThat(value).startsWith("hooks={").doesNotContain("mxp_");
     JsonNode hooks = new TomlMapper().readTree(value).path("hooks");
     String command = HookRelay.command(url);

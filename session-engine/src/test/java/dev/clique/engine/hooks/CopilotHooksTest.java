@@ -101,8 +101,8 @@ class CopilotHooksTest {
 
   @Test
   void thePluginRelaysEveryEventWithItsNameAndNoToken(@TempDir Path home) throws Exception {
-    Path plugin = Path.of(copilot.settings(URL, home.resolve("hooks")));
-    assertThat(copilot.settings(URL, home.resolve("hooks")))
+    Path plugin = Path.of(copilot.install(URL, home.resolve("hooks")).argument());
+    assertThat(copilot.install(URL, home.resolve("hooks")).argument())
         .as("written once")
         .isEqualTo(plugin.toString());
     assertThat(plugin.resolve(".plugin/plugin.json")).isRegularFile();
@@ -117,7 +117,7 @@ class CopilotHooksTest {
           .contains("'" + URL + "'")
           .contains("\"$CLIQUE_ATTENTION_TOKEN\"");
     }
-    assertThat(copilot.settings(URL.replace("abc", "def"), home.resolve("hooks")))
+    assertThat(copilot.install(URL.replace("abc", "def"), home.resolve("hooks")).argument())
         .as("another session's relay is another plugin")
         .isNotEqualTo(plugin.toString());
     for (Path each :

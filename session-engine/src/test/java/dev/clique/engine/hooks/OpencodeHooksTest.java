@@ -116,7 +116,8 @@ class OpencodeHooksTest {
   void thePluginIsNamedInTheEnvironmentAndWrittenIntoTheEnginesOwnFolder(@TempDir Path home)
       throws Exception {
     String url = "http://127.0.0.1:4000/api/sessions/abc/hook";
-    Map<String, String> env = opencode.environment(url, home.resolve("hooks"));
+    HookDialect.Install install = opencode.install(url, home.resolve("hooks"));
+    Map<String, String> env = install.environment();
 
     Path plugin = home.resolve("hooks/opencode/clique-state.js");
     assertThat(env)
@@ -127,10 +128,11 @@ class OpencodeHooksTest {
         .contains("process.env.CLIQUE_ATTENTION_TOKEN", "session.error", "permission.asked");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(plugin)))
         .isEqualTo("rw-------");
-    assertThat(opencode.settings(url)).as("nothing as an argument").isEmpty();
+    assertThat(install.argument()).as("nothing as an argument").isEmpty();
+    assertThat(install.file()).as("no file of the run's own").isNull();
 
     Files.writeString(plugin, "tampered");
-    opencode.environment(url, home.resolve("hooks"));
+    opencode.install(url, home.resolve("hooks"));
     assertThat(Files.readString(plugin)).as("written again when it differs").contains("fetch(");
   }
 

@@ -101,7 +101,7 @@ class PiHooksTest {
   @Test
   void theExtensionIsWrittenPrivatelyIntoTheEnginesFolderAndNamed() throws Exception {
     Path folder = dir.resolve("hooks");
-    String path = pi.settings("http://127.0.0.1:1/api/sessions/x/hook", folder);
+    String path = pi.install("http://127.0.0.1:1/api/sessions/x/hook", folder).argument();
 
     Path file = Path.of(path);
     assertThat(file).isEqualTo(folder.resolve("pi-extension.mjs"));
@@ -113,7 +113,8 @@ class PiHooksTest {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
     Files.writeString(file, "tampered");
-    assertThat(pi.settings("http://127.0.0.1:1/api/sessions/y/hook", folder)).isEqualTo(path);
+    assertThat(pi.install("http://127.0.0.1:1/api/sessions/y/hook", folder).argument())
+        .isEqualTo(path);
     assertThat(Files.readString(file)).as("put back whole").contains("agent_settled");
   }
 }

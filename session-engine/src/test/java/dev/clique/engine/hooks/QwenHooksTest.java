@@ -10,6 +10,7 @@ import dev.clique.engine.state.Report;
 import dev.clique.engine.state.SessionState;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -99,8 +100,11 @@ class QwenHooksTest {
 
   @Test
   void itsHooksGoInAFileNamedInThePanesEnvironmentNotInItsArguments() throws Exception {
-    assertThat(qwen.settingsFileVariable()).contains("QWEN_CODE_SYSTEM_DEFAULTS_PATH");
-    JsonNode hooks = JSON.readTree(qwen.settings(URL)).path("hooks");
+    HookDialect.Install install = qwen.install(URL, Path.of("/nonexistent/clique-hooks"));
+    assertThat(install.argument()).isEmpty();
+    assertThat(install.environment()).isEmpty();
+    assertThat(install.file().variable()).isEqualTo("QWEN_CODE_SYSTEM_DEFAULTS_PATH");
+    JsonNode hooks = JSON.readTree(install.file().content()).path("hooks");
     assertThat(hooks.fieldNames())
         .toIterable()
         .containsExactlyInAnyOrder(
@@ -141,7 +145,7 @@ class QwenHooksTest {
     for (String own : new String[] {null, "", "not json", "[1,2]", "\"text\""}) {
       assertThat(JSON.readTree(QwenHooks.settingsOver(URL, own)))
           .as("own defaults %s", own)
-          .isEqualTo(JSON.readTree(qwen.settings(URL)));
+          .isEqualTo(JSON.readTree(((QwenHooks) qwen).settings(URL)));
     }
   }
 }
