@@ -176,7 +176,7 @@ final class OpencodeHooks implements HookDialect {
     return Install.environment(environment(url, hooksDir, System.getenv(CONFIG_VARIABLE)));
   }
 
-  /** As {@link #environment(String, Path)}, over {@code own}, the person's config content. */
+  /** The variables {@link #install} gives, over {@code own}, the person's config content. */
   Map<String, String> environment(String url, Path hooksDir, String own) throws IOException {
     Path plugin = hooksDir.resolve(PLUGIN);
     if (!Files.isRegularFile(plugin) || !Arrays.equals(Files.readAllBytes(plugin), PLUGIN_SOURCE)) {

@@ -38,4 +38,9 @@ public record SessionRecord(
       String cliSessionId) {
     this(id, name, cli, cwd, folder, mode, created, cliSessionId, null);
   }
+
+  /** The same record, naming {@code own} as the CLI's own session id. */
+  SessionRecord withCliSession(String own) {
+    return new SessionRecord(id, name, cli, cwd, folder, mode, created, own, source);
+  }
 }

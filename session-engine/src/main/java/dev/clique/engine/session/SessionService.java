@@ -333,21 +333,7 @@ public final class SessionService implements AutoCloseable {
   /** Keeps the id the CLI chose for its session, by which it is resumed when started again. */
   private void rememberCliSession(SessionRecord record, String own) {
     try {
-      store.update(
-          record.id(),
-          now ->
-              now.cliSessionId() != null
-                  ? now
-                  : new SessionRecord(
-                      now.id(),
-                      now.name(),
-                      now.cli(),
-                      now.cwd(),
-                      now.folder(),
-                      now.mode(),
-                      now.created(),
-                      own,
-                      now.source()));
+      store.update(record.id(), now -> now.cliSessionId() != null ? now : now.withCliSession(own));
     } catch (IOException e) {
       log.warn("could not keep the CLI's own id of session {}: {}", record.id(), e.getMessage());
     }
