@@ -2,8 +2,10 @@
 // server's capabilities before it subscribes and validates every result it reads.
 // Usage: node ts-sdk-resources.mjs <session-id> <command> [args...]
 // Prints JSON lines on stdout: first {"phase": "subscribed", ...} with what it listed and read,
-// then one {"notification": ...} per notification the server sends; a line "done" on stdin ends it
-// with {"phase": "done"}. Exits 1 on any failure.
+// then one {"notification": ...} per notification the server sends, with what a read right after
+// showed (a session's state, the ids a list held). Each handler reads before it prints, so two
+// notifications sent together may print in either order. A line "done" on stdin ends it with
+// {"phase": "done"}. Exits 1 on any failure.
 import { createInterface } from "node:readline";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -38,7 +40,8 @@ try {
     const uri = notification.params.uri;
     const read = await client.readResource({ uri }).catch(() => null);
     const shown = read ? JSON.parse(read.contents[0].text) : null;
-    print({ notification: notification.method, uri, state: shown?.state ?? null });
+    const listed = shown?.sessions?.map((s) => s.id) ?? null;
+    print({ notification: notification.method, uri, state: shown?.state ?? null, listed });
   });
   client.setNotificationHandler(ResourceListChangedNotificationSchema, async (notification) => {
     const listed = await client.listResources();

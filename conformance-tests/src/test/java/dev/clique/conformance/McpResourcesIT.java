@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -57,22 +58,45 @@ class McpResourcesIT {
 
   /** The next line of {@code process} that {@code wanted} accepts, parsed; the others skipped. */
   private static JsonNode awaitLine(Spawned process, Predicate<JsonNode> wanted) throws Exception {
+    return awaitEach(process, List.of(wanted)).get(0);
+  }
+
+  /**
+   * One line of {@code process} for each of {@code wanted}, in whatever order they come (the client
+   * prints a notification once its read came back, so two sent together may swap), parsed and in
+   * the order asked for; the lines none of them accepts are skipped.
+   */
+  private static List<JsonNode> awaitEach(Spawned process, List<Predicate<JsonNode>> wanted)
+      throws Exception {
     long deadline = System.nanoTime() + A_WHILE.toNanos();
+    JsonNode[] found = new JsonNode[wanted.size()];
     List<String> skipped = new ArrayList<>();
-    while (System.nanoTime() < deadline) {
+    while (Arrays.asList(found).contains(null)) {
+      if (System.nanoTime() >= deadline) {
+        throw new AssertionError(
+            "not within " + A_WHILE + "; heard: " + Arrays.asList(found) + "; skipped: " + skipped);
+      }
       String line;
       try {
         line = process.nextLine(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
       } catch (AssertionError e) {
-        throw new AssertionError(e.getMessage() + "; skipped: " + skipped, e);
+        throw new AssertionError(
+            e.getMessage() + "; heard: " + Arrays.asList(found) + "; skipped: " + skipped, e);
       }
       JsonNode frame = JSON.readTree(line);
-      if (wanted.test(frame)) {
-        return frame;
+      int match = -1;
+      for (int i = 0; i < found.length && match < 0; i++) {
+        if (found[i] == null && wanted.get(i).test(frame)) {
+          match = i;
+        }
       }
-      skipped.add(line);
+      if (match >= 0) {
+        found[match] = frame;
+      } else {
+        skipped.add(line);
+      }
     }
-    throw new AssertionError("not within " + A_WHILE + "; skipped: " + skipped);
+    return List.of(found);
   }
 
   @Test
@@ -126,19 +150,21 @@ class McpResourcesIT {
           }
         }
 
+        // One new session: the list changed, and the subscribed list was updated to hold it.
         String made = engine.createShell(shell.admin(), "made-later");
-        JsonNode listChanged =
-            awaitLine(
+        List<JsonNode> heard =
+            awaitEach(
                 node,
-                frame ->
-                    frame.path("notification").asText().equals(LIST_CHANGED)
-                        && frame.path("uris").toString().contains(made));
-        assertThat(listChanged.path("uris").toString()).contains(session);
-        awaitLine(
-            node,
-            frame ->
-                frame.path("notification").asText().equals(UPDATED)
-                    && frame.path("uri").asText().equals("clique://sessions"));
+                List.of(
+                    frame ->
+                        frame.path("notification").asText().equals(LIST_CHANGED)
+                            && frame.path("uris").toString().contains(made),
+                    frame ->
+                        frame.path("notification").asText().equals(UPDATED)
+                            && frame.path("uri").asText().equals("clique://sessions")
+                            && frame.path("listed").toString().contains(made)));
+        assertThat(heard.get(0).path("uris").toString()).contains(session);
+        assertThat(heard.get(1).path("listed").toString()).contains(id);
 
         node.send("done");
         awaitLine(node, frame -> frame.path("phase").asText().equals("done"));
