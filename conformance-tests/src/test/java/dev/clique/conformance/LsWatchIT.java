@@ -92,10 +92,15 @@ class LsWatchIT {
         long stopped = System.nanoTime();
         List<String> table = tables.until(t -> rowShows(t, "watched", "stopped"), STATE);
         long lagMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped);
+        long stopMillis = TimeUnit.NANOSECONDS.toMillis(stopped - stopAt);
         System.err.printf(
             "ls --watch drew the stop %d ms after `clique stop` returned (it took %d ms)%n",
-            lagMillis, TimeUnit.NANOSECONDS.toMillis(stopped - stopAt));
-        assertThat(lagMillis).as("the table after the stop, ms").isLessThan(1_000);
+            lagMillis, stopMillis);
+        // A second, or on a machine so loaded that a whole `clique stop` took longer, that long:
+        // a watch that polled would miss it on a quiet machine, and load slows both alike.
+        assertThat(lagMillis)
+            .as("the table after the stop, ms (`clique stop` took %d ms)", stopMillis)
+            .isLessThan(Math.max(1_000, stopMillis));
         assertThat(String.join("\n", table))
             .as("no colours off a terminal")
             .doesNotContain("\u001b");

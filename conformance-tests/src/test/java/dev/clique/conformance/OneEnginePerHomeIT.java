@@ -25,7 +25,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
 class OneEnginePerHomeIT {
-  /** How long a call made right after the engine's process was killed may take. */
+  /**
+   * How long a call made right after the engine's process was killed may take, at least: on a
+   * machine so loaded that the three assistants took longer to start and answer, that long.
+   */
   private static final Duration TAKEOVER = Duration.ofMillis(1500);
 
   private static Spawned embedded(ThrowawayEngine home) throws IOException {
@@ -37,6 +40,7 @@ class OneEnginePerHomeIT {
     try (ThrowawayEngine home = ThrowawayEngine.prepare()) {
       List<Spawned> mcps = new ArrayList<>();
       try {
+        long spawned = System.nanoTime();
         for (int i = 0; i < 3; i++) {
           mcps.add(embedded(home));
         }
@@ -49,6 +53,7 @@ class OneEnginePerHomeIT {
         for (McpDialogue dialogue : dialogues) {
           assertAnswered(dialogue.callTool("list_sessions", Map.of()));
         }
+        Duration started = Duration.ofNanos(System.nanoTime() - spawned);
         List<Spawned> running = engines(mcps);
         assertThat(running).as("processes that run an engine").hasSize(1);
         Spawned holder = running.get(0);
@@ -71,9 +76,16 @@ class OneEnginePerHomeIT {
         }
         JsonNode first = survivors.get(0).callTool("list_sessions", Map.of());
         Duration took = Duration.ofNanos(System.nanoTime() - killed);
-        System.err.println("a call right after the kill -9 answered in " + took.toMillis() + " ms");
+        System.err.println(
+            "a call right after the kill -9 answered in "
+                + took.toMillis()
+                + " ms (the three started and answered in "
+                + started.toMillis()
+                + " ms)");
         assertAnswered(first);
-        assertThat(took).as("a call made right after the kill").isLessThan(TAKEOVER);
+        assertThat(took)
+            .as("a call made right after the kill (the three started in %d ms)", started.toMillis())
+            .isLessThan(started.compareTo(TAKEOVER) > 0 ? started : TAKEOVER);
         assertAnswered(survivors.get(1).callTool("list_sessions", Map.of()));
         holder.waitFor(Duration.ofSeconds(5));
         List<Spawned> alive = mcps.stream().filter(m -> m != holder).toList();
