@@ -82,17 +82,40 @@ public final class Discovery implements AutoCloseable {
   /** A pane as far as its tree matters: the same key, the same tree (until its CLI ends). */
   private record PaneKey(String socket, String pane, long panePid, String command) {}
 
-  /** What a pane was found to run, and when it was read. */
-  private record Seen(Optional<Detection> detection, long at) {}
+  /** What a pane was found to run, when it was read, and when the pane was first seen. */
+  private record Seen(Optional<Detection> detection, long at, long since) {
+    /**
+     * Whether a pane found to run no CLI is read again now: every look while it is young (a CLI
+     * still starting, its interpreter not yet the CLI), then every {@link #RECHECK_EMPTY_MILLIS}.
+     */
+    boolean recheckDue(long now) {
+      return now - at >= (young(now) ? SCAN_MILLIS : RECHECK_EMPTY_MILLIS);
+    }
 
-  /** A server's last look, kept while the server does nothing: its panes and what they run. */
-  private record Quiet(Activity activity, Set<PaneKey> keys, Map<String, Found> found) {}
+    boolean young(long now) {
+      return detection.isEmpty() && now - since < YOUNG_MILLIS;
+    }
+  }
+
+  /**
+   * A server's last look, kept while the server does nothing: its panes and what they run, and
+   * until when a pane of it that runs no CLI yet is young enough to be read again all the same.
+   */
+  private record Quiet(
+      Activity activity, Set<PaneKey> keys, Map<String, Found> found, long youngUntil) {}
 
   /**
    * A pane found to run no CLI is read again after this long even when its foreground command is
    * the same: a CLI started by a command that stays in the foreground ({@code make}, a script).
    */
   static final long RECHECK_EMPTY_MILLIS = 5_000;
+
+  /**
+   * How long a new pane that runs no CLI is read at every look, whether its server did something or
+   * not: a CLI's start (an interpreter, a launcher script) can outlast the output it draws on a
+   * loaded machine, and after that the server would stay quiet with nothing telling to look again.
+   */
+  static final long YOUNG_MILLIS = 15_000;
 
   private final DiscoverySettings settings;
   private final CliCatalogue catalogue;
@@ -286,7 +309,10 @@ public final class Discovery implements AutoCloseable {
       TmuxProcess server = server(socket.toString());
       Activity activity = server.activity();
       Quiet last = quiet.get(socket.toString());
-      if (activity != null && last != null && last.activity().equals(activity)) {
+      if (activity != null
+          && last != null
+          && last.activity().equals(activity)
+          && now >= last.youngUntil()) {
         // The server did nothing since the last look (a CLI that starts or ends in a pane prints):
         // what it showed then stands.
         looked.put(socket.toString(), last);
@@ -303,6 +329,7 @@ public final class Discovery implements AutoCloseable {
       causes.remove(socket.toString());
       Set<PaneKey> serverKeys = new HashSet<>();
       Map<String, Found> serverFound = new LinkedHashMap<>();
+      long youngUntil = 0;
       for (ServerPane pane : panes) {
         if (pane.info().dead()) {
           continue;
@@ -317,16 +344,23 @@ public final class Discovery implements AutoCloseable {
             before == null
                 || (detection.isPresent()
                     ? !processes.alive(detection.get().pid(), detection.get().startTicks())
-                    : now - before.at() >= RECHECK_EMPTY_MILLIS);
+                    : before.recheckDue(now));
+        Seen latest = before;
         if (stale) {
           detection = inspect(socket, pane);
-          seen.put(key, new Seen(detection, now));
+          latest = new Seen(detection, now, before == null ? now : before.since());
+          seen.put(key, latest);
+        }
+        if (latest.young(now)) {
+          youngUntil = Math.max(youngUntil, latest.since() + YOUNG_MILLIS);
         }
         detection.ifPresent(d -> serverFound.put(id(socket, pane, d), found(socket, pane, d)));
       }
       next.putAll(serverFound);
       if (activity != null) {
-        looked.put(socket.toString(), new Quiet(activity, Set.copyOf(serverKeys), serverFound));
+        looked.put(
+            socket.toString(),
+            new Quiet(activity, Set.copyOf(serverKeys), serverFound, youngUntil));
       }
     }
     quiet.clear();

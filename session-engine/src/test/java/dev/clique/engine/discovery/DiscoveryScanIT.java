@@ -3,6 +3,7 @@ package dev.clique.engine.discovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.testing.UserTmux;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -123,6 +124,44 @@ class DiscoveryScanIT {
       assertThat(discovery.causes().values())
           .anyMatch(cause -> cause.endsWith("its process ended while it was inspected"));
     }
+  }
+
+  @Test
+  void aPaneReadBeforeItsCliShowedIsReadAgainThoughItsServerStaysQuiet() throws Exception {
+    startClaude("good", "review");
+    awaitScreen("good", "review", "Welcome to Claude Code");
+    // Its processes read through a link: first to an empty directory (the pane read while its CLI
+    // was still starting shows none), then to the real /proc.
+    Path proc = dir.resolve("proc-view");
+    Files.createSymbolicLink(proc, Files.createDirectories(dir.resolve("no-proc")));
+    MutableClock clock = MutableClock.start();
+    DiscoverySettings settings = new DiscoverySettings(true, false, user.socketDir(), List.of());
+    try (Discovery discovery =
+        new Discovery(settings, catalogue(), null, new Processes(proc), clock)) {
+      discovery.scanNow();
+      clock.advanceMillis(Discovery.SCAN_MILLIS);
+      discovery.scanNow();
+      assertThat(discovery.found()).isEmpty();
+
+      Files.delete(proc);
+      Files.createSymbolicLink(proc, Path.of("/proc"));
+      clock.advanceMillis(Discovery.SCAN_MILLIS);
+      discovery.scanNow();
+      assertThat(discovery.found())
+          .as("found at the next look, though its server did nothing since")
+          .extracting(Found::session)
+          .containsExactly("review");
+    }
+  }
+
+  private void awaitScreen(String server, String session, String shown) throws Exception {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    String screen = "";
+    while (!screen.contains(shown) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      screen = user.run(server, "capture-pane", "-p", "-t", "=" + session + ":");
+    }
+    assertThat(screen).as("the stand-in's screen").contains(shown);
   }
 
   @Test
