@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.conformance.ScreenWatch.Look;
-import dev.clique.engine.tmux.TmuxException;
 import dev.clique.models.OpenAiModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import dev.clique.models.ScriptedModelServer.Tokens;
@@ -21,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Predicate;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,13 +45,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class RealCodexIT {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** "Visible within about a second of the screen", plus one poll. */
-  private static final Duration VISIBLE = Duration.ofMillis(1_100);
-
-  /** How long a state is looked for after its screen unless the scenario says. */
-  private static final Duration PATIENCE = Duration.ofSeconds(6);
-
-  private static final Duration POLL = Duration.ofMillis(100);
+  private static final Duration VISIBLE = OpenAiCliRig.VISIBLE;
+  private static final Duration POLL = OpenAiCliRig.POLL;
 
   @Test
   @Timeout(value = 150, unit = TimeUnit.SECONDS)
@@ -423,20 +415,8 @@ class RealCodexIT {
   }
 
   /** One real Codex under a throwaway engine, with its own model server, homes and project. */
-  private static final class Rig implements AutoCloseable {
-    final String name;
-    final OpenAiModelServer model;
-    final OutsideTrafficTrap trap;
-    final ThrowawayEngine engine;
-    final Path project;
+  private static final class Rig extends OpenAiCliRig {
     final Path codexHome;
-    final String admin;
-    private final long started = System.nanoTime();
-    String id;
-    ScreenWatch watch;
-
-    /** Per observed screen: who decided its state ({@code state_source}: authority, evidence). */
-    final Map<String, String> sources = new LinkedHashMap<>();
 
     private Rig(
         String name,
@@ -446,13 +426,8 @@ class RealCodexIT {
         Path project,
         Path codexHome,
         String admin) {
-      this.name = name;
-      this.model = model;
-      this.trap = trap;
-      this.engine = engine;
-      this.project = project;
+      super("codex", name, model, trap, engine, project, admin);
       this.codexHome = codexHome;
-      this.admin = admin;
     }
 
     /**
@@ -526,156 +501,21 @@ class RealCodexIT {
       return toml + "\n";
     }
 
-    /** Creates the session, watched with {@code soft}'s assertions. */
-    void create(SoftAssertions soft, String mode) throws IOException, InterruptedException {
-      Map<String, String> body = new LinkedHashMap<>();
-      body.put("cli", "codex");
-      body.put("cwd", project.toString());
-      body.put("name", "codex-" + name);
-      if (mode != null) {
-        body.put("mode", mode);
-      }
-      watch =
-          ScreenWatch.ofNewSession("codex-real", engine, admin, body, model, soft)
-              .withSoon(VISIBLE);
-      id = watch.id();
-    }
-
-    JsonNode state(String path) throws IOException, InterruptedException {
-      HttpResponse<String> response = engine.get(path, admin);
-      assertThat(response.statusCode()).as("GET %s: %s", path, response.body()).isEqualTo(200);
-      return JSON.readTree(response.body());
-    }
-
-    /** This session's row of {@code GET /api/state}. */
-    JsonNode session() throws IOException, InterruptedException {
-      for (JsonNode row : state("/api/state").path("sessions")) {
-        if (id.equals(row.path("id").asText())) {
-          return row;
-        }
-      }
-      throw new AssertionError("no session " + id + " in /api/state");
-    }
-
-    String state() throws IOException, InterruptedException {
-      return session().path("state").asText();
-    }
-
-    /** The pane as a person sees it now; "" once it is gone. */
-    String screen() throws IOException, InterruptedException {
-      return watch.look().screen();
-    }
-
-    /** The session's processes now. */
-    List<ProcessHandle> processes() throws TmuxException {
-      return watch.processes();
-    }
-
-    boolean tmuxSessionExists() {
-      try {
-        return Tmux.sessions(engine.socket).contains(id);
-      } catch (IOException e) {
-        return false;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
-      }
-    }
-
-    void send(Map<String, Object> body) throws IOException, InterruptedException {
-      watch.send(body);
-    }
-
-    /**
-     * Types {@code prompt} and Enter in one {@code POST /send {"text", "enter": true}}, and checks
-     * that it reached the model as a turn, as a person typing it would expect.
-     */
-    void prompt(SoftAssertions soft, String prompt) throws IOException, InterruptedException {
-      send(Map.of("text", prompt, "enter", true));
-      BooleanSupplier reached =
-          () ->
-              model.mainTurns().stream()
-                  .anyMatch(r -> OpenAiModelServer.lastUserText(r).equals(prompt));
-      // A first Codex of the run, on a loaded machine, was seen working on a submitted prompt for
-      // over a second before its request reached the model: the wait is for the request.
-      boolean submitted = waitUntil(reached, Duration.ofSeconds(10));
-      soft.assertThat(submitted)
-          .as("POST /send {\"text\": \"%s\", \"enter\": true} submitted the prompt", prompt)
-          .isTrue();
-      if (!submitted) {
-        // TEST-ONLY WORKAROUND, not what a client should need: Codex 0.169.0 takes an Enter that
-        // it handles within 120 ms of the typed text as part of a paste (a newline in the
-        // composer); the engine presses Enter only once the pane shows the text, and 200 ms
-        // later. A second Enter on its own submits, so the later screens can still be seen.
-        System.err.printf("[%s] workaround: a second Enter to submit %s%n", name, prompt);
-        System.err.printf(
-            "[%s] the model got %s; the pane shows:%n%s%n",
-            name,
-            model.received().stream().map(OpenAiModelServer::lastUserText).toList(),
-            screen());
-        send(Map.of("key", "Enter"));
-        assertThat(waitUntil(reached, Duration.ofSeconds(5)))
-            .as("the prompt reached the model after the workaround Enter")
-            .isTrue();
-      }
-    }
-
-    /**
-     * Waits up to {@code appear} for the screen, then up to {@code patience} (default: the suite's
-     * {@code PATIENCE}) for {@code expected}, which must come within {@code VISIBLE}; one table
-     * row.
-     */
-    Look observe(
-        String screen, Predicate<String> shown, String expected, Duration appear, Duration patience)
-        throws Exception {
-      Look look =
-          watch.expectState(
-              screen,
-              watch.awaitScreen(screen, shown, appear),
-              expected,
-              patience == null ? PATIENCE : patience);
-      if (expected.equals(look.state())) {
-        sources.put(screen, look.source());
-      }
-      return look;
-    }
-
-    /** Checks that the state stays {@code expected} for {@code duration}; one table row. */
-    void holds(String screen, String expected, Duration duration) throws Exception {
-      watch.holds(screen + " (still, " + duration.toSeconds() + " s)", expected, duration);
-    }
-
-    long since() {
-      return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+    @Override
+    boolean carries(String userText, String prompt) {
+      return userText.equals(prompt);
     }
 
     static boolean readyPrompt(String screen) {
       return screen.contains("? for shortcuts") && !screen.contains("Trust this folder?");
     }
 
-    @Override
-    public void close() throws IOException {
-      List<String> outside = trap.attempts();
-      if (!outside.isEmpty()) {
-        System.err.printf("[%s] refused outside traffic (via the proxy): %s%n", name, outside);
-      }
-      if (watch != null) {
-        watch.close();
-      }
-      try {
-        engine.close();
-      } finally {
-        stopStrays();
-        model.close();
-        trap.close();
-      }
-    }
-
     /**
      * A Codex app-server daemon, should one have started, outlives the pane and the tmux server:
      * stop any process of this rig's own CODEX_HOME (its path is in the daemon's argv).
      */
-    private void stopStrays() {
+    @Override
+    void stopStrays() {
       String mine = codexHome.toString();
       ProcessHandle.allProcesses()
           .filter(p -> p.info().commandLine().map(c -> c.contains(mine)).orElse(false))
@@ -691,18 +531,6 @@ class RealCodexIT {
       command.addAll(List.of(args));
       Process git = new ProcessBuilder(command).directory(dir.toFile()).inheritIO().start();
       assertThat(git.waitFor()).as("git %s", String.join(" ", args)).isZero();
-    }
-
-    private static boolean waitUntil(BooleanSupplier condition, Duration timeout)
-        throws InterruptedException {
-      long deadline = System.nanoTime() + timeout.toNanos();
-      while (System.nanoTime() < deadline) {
-        if (condition.getAsBoolean()) {
-          return true;
-        }
-        Thread.sleep(POLL.toMillis());
-      }
-      return condition.getAsBoolean();
     }
   }
 }

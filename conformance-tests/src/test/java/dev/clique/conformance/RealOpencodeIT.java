@@ -97,21 +97,7 @@ class RealOpencodeIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    try {
-      if (watch != null) {
-        watch.close();
-      }
-      if (engine != null) {
-        engine.close();
-      }
-    } finally {
-      if (watch != null) {
-        SessionProcesses.stop(watch.processesSeen());
-      }
-      model.close();
-      ThrowawayEngine.deleteTree(home);
-      ThrowawayEngine.deleteTree(project);
-    }
+    ScreenWatch.endTest(watch, engine, model, home, project);
     softly.assertAll();
   }
 

@@ -86,23 +86,7 @@ class RealQwenCodeIT {
 
   @AfterEach
   void tearDown() throws Exception {
-    try {
-      if (watch != null) {
-        watch.close();
-      }
-      if (engine != null) {
-        engine.close();
-      }
-    } finally {
-      // Qwen Code may outlive its tmux session (both node processes): the suite stops what it
-      // started.
-      if (watch != null) {
-        SessionProcesses.stop(watch.processesSeen());
-      }
-      model.close();
-      ThrowawayEngine.deleteTree(home);
-      ThrowawayEngine.deleteTree(project);
-    }
+    ScreenWatch.endTest(watch, engine, model, home, project);
     softly.assertAll();
   }
 

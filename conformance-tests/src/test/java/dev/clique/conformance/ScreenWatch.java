@@ -10,6 +10,7 @@ import dev.clique.engine.tmux.TmuxProcess;
 import dev.clique.models.ScriptedModelServer;
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -134,6 +135,35 @@ final class ScreenWatch implements AutoCloseable {
   /** Every process of the session seen so far: those a suite stops at its end. */
   Set<ProcessHandle> processesSeen() {
     return processesSeen;
+  }
+
+  /**
+   * Ends what a real-CLI test started, in order: the watch and the engine, then (whatever those
+   * threw) the session's processes that outlived its tmux session (a node CLI may), the model
+   * server and the scratch folders.
+   *
+   * @param watch the test's watch, null when it failed before one began
+   * @param engine its engine, null likewise
+   */
+  static void endTest(
+      ScreenWatch watch, ThrowawayEngine engine, ScriptedModelServer model, Path... folders)
+      throws Exception {
+    try {
+      if (watch != null) {
+        watch.close();
+      }
+      if (engine != null) {
+        engine.close();
+      }
+    } finally {
+      if (watch != null) {
+        SessionProcesses.stop(watch.processesSeen());
+      }
+      model.close();
+      for (Path folder : folders) {
+        ThrowawayEngine.deleteTree(folder);
+      }
+    }
   }
 
   /** Remembers the session's processes of now, if its tmux server is still there. */
