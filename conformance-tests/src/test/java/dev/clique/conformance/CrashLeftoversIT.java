@@ -66,7 +66,8 @@ class CrashLeftoversIT {
       assertThat(adopted.path("cwd").asText()).isEqualTo(engine.workdir.toRealPath().toString());
       assertThat(adopted.path("name").asText()).startsWith("adopted-");
       assertThat(state.body()).contains(recorded);
-      assertThat(engine.serveStderr()).contains("adopted session " + orphan);
+      assertThat(engine.serveStderrOnceItSays("adopted session " + orphan))
+          .contains("adopted session " + orphan);
 
       assertThat(leftover).doesNotExist();
       HttpResponse<String> revoked =

@@ -378,7 +378,11 @@ final class ScreenWatch implements AutoCloseable {
             + look.source());
     softly
         .assertThat(look.state())
-        .as("state on the %s (source: %s)", screen, look.session())
+        .as(
+            "state on the %s (source: %s)%s",
+            screen,
+            look.session(),
+            reported ? "" : "; the screen at the last look:\n" + look.screen())
         .isEqualTo(expected);
     if (reported) {
       softly

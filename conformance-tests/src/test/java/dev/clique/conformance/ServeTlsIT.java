@@ -37,8 +37,10 @@ class ServeTlsIT {
     SelfSignedKeystore keystore = SelfSignedKeystore.create(dir, "127.0.0.1", "localhost");
     try (ThrowawayEngine engine = ThrowawayEngine.prepare().withTls(keystore).start()) {
       assertThat(engine.url).startsWith("https://127.0.0.1:");
-      assertThat(engine.serveStderr()).contains("clique engine listening on " + engine.url);
-      Matcher printed = PRINTED.matcher(engine.serveStderr());
+      // The fingerprint is printed right after the address.
+      String printedAll = engine.serveStderrOnceItSays("certificate SHA-256 fingerprint: ");
+      assertThat(printedAll).contains("clique engine listening on " + engine.url);
+      Matcher printed = PRINTED.matcher(printedAll);
       assertThat(printed.find()).as(engine.serveStderr()).isTrue();
       String fingerprint = printed.group(1);
       assertThat(fingerprint).isEqualTo(keystore.sha256());

@@ -349,6 +349,19 @@ final class ThrowawayEngine implements AutoCloseable {
     return serve == null ? "" : serve.stderr();
   }
 
+  /**
+   * What {@code clique serve} printed on stderr once it printed {@code text}, or after 10 s: a line
+   * the engine logs as it starts may come after it first answers (a loaded machine runs the
+   * listener's thread before the one that logs).
+   */
+  String serveStderrOnceItSays(String text) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!serveStderr().contains(text) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    return serveStderr();
+  }
+
   @Override
   public void close() throws IOException {
     if (serve != null) {
