@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -26,6 +28,8 @@ import java.util.stream.Stream;
  * see or touch a live session. {@link #close()} kills only the tmux server on its own socket.
  */
 final class ThrowawayEngine implements AutoCloseable {
+  private static final Pattern HELD = Pattern.compile("[?&]timeout=(\\d{1,4})(?:&|$)");
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** This machine, on loopback: where every engine runs unless a suite gives it a host. */
@@ -259,11 +263,20 @@ final class ThrowawayEngine implements AutoCloseable {
 
   HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10)).GET();
+        HttpRequest.newBuilder(URI.create(url + path)).timeout(limitFor(path)).GET();
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
     return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * How long a request may take: 10 s, and a route that holds its answer for {@code timeout=N}
+   * seconds (a wait, the change feed) N more.
+   */
+  private static Duration limitFor(String path) {
+    Matcher held = HELD.matcher(path);
+    return Duration.ofSeconds(10 + (held.find() ? Long.parseLong(held.group(1)) : 0));
   }
 
   HttpResponse<String> post(String path, String token, String body)
