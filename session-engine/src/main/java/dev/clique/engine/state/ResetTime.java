@@ -16,13 +16,14 @@ import java.util.regex.Pattern;
 /**
  * When a usage limit lifts, from the words a CLI shows it in: a clock time in the machine's zone
  * ({@code 7:52 PM}, {@code 7:54pm}, {@code 19:52}), with a day before it where the CLI names one
- * ({@code Dec 3 7:52 PM}, {@code Dec 3, 2026 7:52 PM}). A time without a day is its next
- * occurrence. Anything else says nothing: a time is never guessed.
+ * ({@code Dec 3 7:52 PM}, {@code Dec 3, 2026 7:52 PM}, {@code Dec 4th, 2026 12:13 AM}). A time
+ * without a day is its next occurrence. Anything else says nothing: a time is never guessed.
  */
 final class ResetTime {
   private static final Pattern WORDS =
       Pattern.compile(
-          "(?i)^(?:(?<month>[a-z]{3})[a-z]* (?<day>\\d{1,2})(?:, (?<year>\\d{4}))?,?(?: at)? )?"
+          "(?i)^(?:(?<month>[a-z]{3})[a-z]* (?<day>\\d{1,2})(?:st|nd|rd|th)?(?:, (?<year>\\d{4}))?,?"
+              + "(?: at)? )?"
               + "(?<hour>\\d{1,2}):(?<minute>\\d{2})\\s*(?<half>[ap]\\.?m\\.?)?$");
 
   private ResetTime() {}

@@ -29,6 +29,11 @@ class ResetTimeTest {
     assertThat(ResetTime.parse("Jan 2, 2027 7:52 PM", NOW, PARIS))
         .isEqualTo("2027-01-02T18:52:00Z");
     assertThat(ResetTime.parse("Jan 2 7:52 PM", NOW, PARIS)).isEqualTo("2027-01-02T18:52:00Z");
+    // Codex names another day with its ordinal.
+    assertThat(ResetTime.parse("Dec 4th, 2026 12:13 AM", NOW, PARIS))
+        .isEqualTo("2026-12-03T23:13:00Z");
+    assertThat(ResetTime.parse("Jan 1st 7:52 PM", NOW, PARIS)).isEqualTo("2027-01-01T18:52:00Z");
+    assertThat(ResetTime.parse("Dec 22nd 9:00 AM", NOW, PARIS)).isEqualTo("2026-12-22T08:00:00Z");
   }
 
   @Test

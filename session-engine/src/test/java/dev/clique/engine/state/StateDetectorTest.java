@@ -824,6 +824,15 @@ class StateDetectorTest {
         .as("the limit above a later answer is history: %s", answered.source())
         .isEqualTo(SessionState.IDLE);
     assertThat(answered.attention()).isNull();
+
+    // Lifting on another day, Codex names the day with its ordinal.
+    StateDetector later = new StateDetector(clock, ZoneOffset.UTC);
+    later.track("c", codex);
+    clock.advanceMillis(-60_000);
+    later.observe("c", pane(false));
+    clock.advanceMillis(60_000);
+    later.screen("c", limited.replace("7:52 PM", "Dec 4th, 2026 12:13 AM"));
+    assertThat(later.verdict("c").attention().resetsAt()).isEqualTo("2026-12-04T00:13:00Z");
   }
 
   @Test
