@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Set;
 
 /**
@@ -18,6 +19,8 @@ import java.util.Set;
 public final class HomeLock {
   // A file lock is held by the whole process: its threads (two stores in a test) queue here first.
   private static final Object PROCESS = new Object();
+  // Another process holds it for a read and a rename: far longer means it is stuck.
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
 
   private HomeLock() {}
 
@@ -34,7 +37,7 @@ public final class HomeLock {
     Path lockFile = dir.resolve("." + file.getFileName() + ".lock");
     synchronized (PROCESS) {
       try (FileChannel channel = open(lockFile)) {
-        java.nio.channels.FileLock lock = channel.lock();
+        java.nio.channels.FileLock lock = FileLocks.take(channel, false, lockFile, PATIENCE);
         try {
           return body.run();
         } finally {

@@ -1,5 +1,6 @@
 package dev.clique.engine.tmux;
 
+import dev.clique.engine.home.FileLocks;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -7,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,6 +29,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 final class AttachGate {
   private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(AttachGate.class);
   private static final Map<Path, AttachGate> GATES = new ConcurrentHashMap<>();
+  // Held for an attach's greeting or one tmux command, each with its own time-out well below.
+  private static final Duration PATIENCE = Duration.ofSeconds(30);
 
   /** The work done under the gate, which may fail as tmux does. */
   interface Work<T> {
@@ -117,7 +121,7 @@ final class AttachGate {
               file,
               Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE),
               PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      return channel.lock(0, Long.MAX_VALUE, isShared);
+      return FileLocks.take(channel, isShared, file, PATIENCE);
     } catch (IOException | UnsupportedOperationException e) {
       closeChannel();
       log.warn(
