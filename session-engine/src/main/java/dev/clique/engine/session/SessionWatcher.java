@@ -270,18 +270,18 @@ final class SessionWatcher implements AutoCloseable {
       boolean timed = pace.timed();
       Activity activity = tmux.activity();
       boolean moved = activity == null || !activity.equals(seen);
-      boolean due =
-          activity == null
-              ? now >= nextListAt
-              : moved; // tmux did something: only then can a listing show anything new
+      // tmux did something: only then can a listing show anything new. Unknown (no stamp, or the
+      // last listing failed, so what it would have shown is unseen): on the listing's timer.
+      boolean due = activity == null || seen == null ? now >= nextListAt : moved;
       // A pane no record names is looked at again when its grace ends.
       due = due || (strangerDueAt > 0 && now >= strangerDueAt);
       boolean listed = false;
       if (listSoon || due) {
         listSoon = false;
-        seen = activity;
-        list();
-        listed = true;
+        // A listing that failed (a server ending as it was asked) leaves the change it was to show
+        // unseen: it is not taken as seen, or nothing would look again until tmux moves once more.
+        listed = list();
+        seen = listed ? activity : null;
         nextListAt = now + (hot ? LIST_HOT_MILLIS : LIST_CALM_MILLIS);
       }
       Map<String, PaneInfo> current;
@@ -350,18 +350,19 @@ final class SessionWatcher implements AutoCloseable {
     return ids;
   }
 
-  private void list() {
+  /** Lists the panes and applies what tmux says; false when tmux could not say. */
+  private boolean list() {
     long seq = listSeq.incrementAndGet();
     List<PaneInfo> listed;
     try {
       listed = tmux.listPanes();
     } catch (TmuxException e) {
       log.debug("tmux list-panes failed: {}", e.getMessage());
-      return;
+      return false;
     }
     synchronized (lock) {
       if (seq <= appliedSeq) {
-        return; // a newer look was applied meanwhile
+        return true; // a newer look was applied meanwhile
       }
       appliedSeq = seq;
       Map<String, PaneInfo> byId = new HashMap<>();
@@ -379,6 +380,7 @@ final class SessionWatcher implements AutoCloseable {
       strangersSettled = null;
       adopt.run();
     }
+    return true;
   }
 
   /**

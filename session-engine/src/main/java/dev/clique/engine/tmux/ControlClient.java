@@ -65,6 +65,7 @@ final class ControlClient implements AutoCloseable {
   private final Consumer<String> notifications;
   private final Thread reader;
   private volatile boolean open = true;
+  private volatile boolean misled; // closed by a forged block, or a command left unanswered
 
   private ControlClient(Process process, Consumer<String> notifications, String name) {
     this.process = process;
@@ -206,7 +207,9 @@ final class ControlClient implements AutoCloseable {
     try {
       return answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      // A client that does not answer is no gateway: its place is taken by a new one.
+      // A client that does not answer is no gateway: its place is taken by a new one. A pane's
+      // output may have opened a block that never ends.
+      misled = true;
       close();
       throw new TmuxException("tmux " + what + " did not answer within " + timeout);
     } catch (ExecutionException e) {
@@ -236,6 +239,14 @@ final class ControlClient implements AutoCloseable {
     return open && process.isAlive();
   }
 
+  /**
+   * Whether it was closed because a pane's output forged a block or a command went unanswered
+   * (which a block a pane opened and never ended causes), not because its server or session went.
+   */
+  boolean misled() {
+    return misled;
+  }
+
   private void read() {
     try (BufferedReader out =
         new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
@@ -261,6 +272,7 @@ final class ControlClient implements AutoCloseable {
           // Text outside a block, or a block's real end after it had ended: tmux writes neither,
           // so a pane's output ended a block early.
           log.warn("tmux control client: a pane's output forged the end of a block; reconnecting");
+          misled = true;
           ended = false;
           break;
         } else if (line.startsWith("%exit")) {
@@ -304,6 +316,7 @@ final class ControlClient implements AutoCloseable {
     if (head.word != null) {
       if (!answer.ok() || !answer.output().equals(head.word)) {
         log.warn("tmux control client: a pane's output forged the end of a block; reconnecting");
+        misled = true;
         close(); // before any later block is read: nothing after the forgery is believed
         return;
       }

@@ -522,12 +522,15 @@ public final class TmuxProcess implements Tmux {
       try {
         return result(client.runVouched(ControlClient.commandLine(words), timeout));
       } catch (TmuxException e) {
-        // The client closed (a pane that forged a block's end, its session gone): the same call
-        // as a process, and that pane's text (or any listing) never again through the client.
-        if (distrusted.size() >= MAX_DEATH_SIGNALS) {
-          distrusted.clear();
+        // The client closed: the same call as a process. If a pane misled it (forged a block's
+        // end, or left a command unanswered), that pane's text (or any listing) never again goes
+        // through a client; if it went with its server or session, the next client is trusted.
+        if (client.misled()) {
+          if (distrusted.size() >= MAX_DEATH_SIGNALS) {
+            distrusted.clear();
+          }
+          distrusted.add(target);
         }
-        distrusted.add(target);
       }
     }
     return run(words);
@@ -940,9 +943,15 @@ public final class TmuxProcess implements Tmux {
     return escape(escaped.toString());
   }
 
+  /**
+   * Whether tmux failed because what the command was for is not there: no server (or one that ended
+   * as it was asked: "server exited unexpectedly", "lost server"), or no such session.
+   */
   private static boolean gone(Result result) {
     String err = result.stderr;
     return err.contains("no server running")
+        || err.contains("server exited unexpectedly")
+        || err.contains("lost server")
         || err.contains("can't find session")
         || err.contains("error connecting")
         || err.contains("No such file or directory");

@@ -385,4 +385,18 @@ class SessionServiceTest {
     assertThat(stopped.getNow(null).state()).isEqualTo("stopped");
     assertThat(service.record(id)).isPresent();
   }
+
+  @Test
+  void aListingThatFailedAsTheSessionWasKilledIsMadeAgainThoughTmuxDoesNothingMore()
+      throws Exception {
+    tmux.stampActivity();
+    String id = shell();
+    run(1_000);
+    CompletableFuture<WaitOutcome> stopped = service.await(id, Set.of("stopped"), 60_000);
+    tmux.failListings(1); // its server ending as the engine asked it
+    tmux.killFromOutside(id);
+    run(2_000);
+    assertThat(stopped.getNow(null)).as("the wait for stopped").isNotNull();
+    assertThat(stopped.getNow(null).state()).isEqualTo("stopped");
+  }
 }

@@ -1,5 +1,6 @@
 package dev.clique.engine.testing;
 
+import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.Foreground;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.PaneProcess;
@@ -27,6 +28,9 @@ public final class FakeTmux implements Tmux {
   private final AtomicInteger listCalls = new AtomicInteger();
   private final AtomicInteger captureCalls = new AtomicInteger();
   private long nextPid = 1000;
+  private boolean stamped; // whether activity() gives stamps, as a server with a control client
+  private long moves; // what the server has done, as a stamp: anything a listing could show
+  private int listingsToFail;
 
   public FakeTmux(Clock clock) {
     this.clock = clock;
@@ -74,8 +78,29 @@ public final class FakeTmux implements Tmux {
     return pane;
   }
 
+  /**
+   * From now on {@link #activity()} stamps what the server has done, as the real driver's does with
+   * its control client: the watcher then lists the panes only when the stamp moved.
+   */
+  public synchronized void stampActivity() {
+    stamped = true;
+  }
+
+  /**
+   * The next {@code count} listings fail, as one does against a server that ends as it is asked.
+   */
+  public synchronized void failListings(int count) {
+    listingsToFail = count;
+  }
+
+  @Override
+  public synchronized Activity activity() {
+    return stamped ? new Activity("moves " + moves) : null;
+  }
+
   /** The pane prints {@code text}: its screen shows it and its output mark moves. */
   public synchronized void print(String name, String text) {
+    moves++;
     FakePane pane = pane(name);
     pane.screen = text;
     pane.history = pane.history + text;
@@ -86,11 +111,13 @@ public final class FakeTmux implements Tmux {
 
   /** The pane redraws the same text in place: only tmux's activity second moves. */
   public synchronized void redraw(String name) {
+    moves++;
     pane(name).activity = clock.millis() / 1000;
   }
 
   /** Kills a session behind the engine's back, as {@code tmux kill-session} from a terminal. */
   public synchronized void killFromOutside(String name) {
+    moves++;
     sessions.remove(name);
   }
 
@@ -123,6 +150,7 @@ public final class FakeTmux implements Tmux {
       throw new TmuxException("tmux new-session failed: duplicate session: " + name);
     }
     calls.add("new-session " + name);
+    moves++;
     FakePane pane = new FakePane(name, cwd, argv, env, nextPid++);
     pane.activity = clock.millis() / 1000;
     sessions.put(name, pane);
@@ -141,23 +169,30 @@ public final class FakeTmux implements Tmux {
       pane.screen = pane.screen + text;
     }
     calls.add("send-keys -l " + text);
+    moves++;
   }
 
   @Override
   public synchronized void sendKey(String name, String key) throws TmuxException {
     require(name).typed.add("key:" + key);
     calls.add("send-keys " + key);
+    moves++;
   }
 
   @Override
   public synchronized void killSession(String name) {
     calls.add("kill-session " + name);
+    moves++;
     sessions.remove(name);
   }
 
   @Override
-  public synchronized List<PaneInfo> listPanes() {
+  public synchronized List<PaneInfo> listPanes() throws TmuxException {
     listCalls.incrementAndGet();
+    if (listingsToFail > 0) {
+      listingsToFail--;
+      throw new TmuxException("tmux list-panes failed: server exited unexpectedly");
+    }
     List<PaneInfo> panes = new ArrayList<>();
     for (FakePane pane : sessions.values()) {
       panes.add(
