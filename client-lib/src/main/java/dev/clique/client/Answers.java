@@ -147,7 +147,9 @@ final class Answers implements AnswerReader {
         u.optionalLong("context_window"),
         u.string("source"),
         u.bool("partial"),
-        u.optionalNumber("cost_usd_estimate"));
+        u.optionalNumber("cost_usd_estimate"),
+        u.optionalLong("tokens"),
+        u.optionalLong("context_percent"));
   }
 
   private static Limits limits(JsonNode node, String id) throws MalformedAnswer {

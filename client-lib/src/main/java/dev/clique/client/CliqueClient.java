@@ -128,6 +128,20 @@ public interface CliqueClient {
   }
 
   /**
+   * The state as a list of sessions shows it ({@code GET /api/state?usage=brief}): each session's
+   * {@link Session#usage() usage} is only {@link Usage#tokens()} and {@link Usage#contextPercent()}
+   * (or {@link Usage#contextTokens()} when the window is unknown), and it has no {@link
+   * Session#limits() limits}. Less to send and read when there are many sessions; {@link #state()}
+   * has everything.
+   *
+   * @return the engine's state, its usage in brief
+   * @throws CliqueException if the call fails
+   */
+  default EngineState listing() throws CliqueException {
+    return Sync.await(listingAsync());
+  }
+
+  /**
    * Every session of the engine ({@code GET /api/state}).
    *
    * @return the sessions, in the engine's order
@@ -238,6 +252,13 @@ public interface CliqueClient {
    * @throws IllegalArgumentException as {@link #state(long, Duration)} does, at once
    */
   CompletableFuture<EngineState> stateAsync(long after, Duration timeout);
+
+  /**
+   * The asynchronous twin of {@link #listing()}.
+   *
+   * @return a future of the engine's state, its usage in brief; cancelling it aborts the call
+   */
+  CompletableFuture<EngineState> listingAsync();
 
   /**
    * The asynchronous twin of {@link #sessions()}.

@@ -1,5 +1,6 @@
 package dev.clique.client;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -35,6 +36,9 @@ public final class Usage {
   private final String source;
   private final boolean partial;
   private final OptionalDouble costUsdEstimate;
+  private final OptionalLong
+      listedTokens; // a listing's brief usage: its figures as the engine gave
+  private final OptionalLong listedContextPercent;
 
   Usage(
       Optional<String> model,
@@ -48,7 +52,9 @@ public final class Usage {
       OptionalLong contextWindow,
       String source,
       boolean partial,
-      OptionalDouble costUsdEstimate) {
+      OptionalDouble costUsdEstimate,
+      OptionalLong listedTokens,
+      OptionalLong listedContextPercent) {
     this.model = Objects.requireNonNull(model, "model");
     this.inputTokens = Objects.requireNonNull(inputTokens, "inputTokens");
     this.outputTokens = Objects.requireNonNull(outputTokens, "outputTokens");
@@ -61,6 +67,9 @@ public final class Usage {
     this.source = Objects.requireNonNull(source, "source");
     this.partial = partial;
     this.costUsdEstimate = Objects.requireNonNull(costUsdEstimate, "costUsdEstimate");
+    this.listedTokens = Objects.requireNonNull(listedTokens, "listedTokens");
+    this.listedContextPercent =
+        Objects.requireNonNull(listedContextPercent, "listedContextPercent");
   }
 
   /**
@@ -147,12 +156,35 @@ public final class Usage {
   }
 
   /**
+   * The tokens the model took in or wrote, cache reads aside: what a list of sessions shows.
+   *
+   * @return {@link #inputTokens()}, {@link #cacheWriteTokens()} and {@link #outputTokens()} added
+   *     up (those recorded), or the figure a {@linkplain CliqueClient#listing() listing} gave;
+   *     empty when the CLI records none of them
+   */
+  public OptionalLong tokens() {
+    if (listedTokens.isPresent()) {
+      return listedTokens;
+    }
+    OptionalLong sum = OptionalLong.empty();
+    for (OptionalLong part : List.of(inputTokens, cacheWriteTokens, outputTokens)) {
+      if (part.isPresent()) {
+        sum = OptionalLong.of(sum.orElse(0) + part.getAsLong());
+      }
+    }
+    return sum;
+  }
+
+  /**
    * How full the context is.
    *
    * @return {@link #contextTokens()} as a percentage of {@link #contextWindow()}, when both are
-   *     known
+   *     known; in a {@linkplain CliqueClient#listing() listing}, the whole percentage it gave
    */
   public Optional<Double> contextPercent() {
+    if (listedContextPercent.isPresent()) {
+      return Optional.of((double) listedContextPercent.getAsLong());
+    }
     if (contextTokens.isEmpty() || contextWindow.isEmpty() || contextWindow.getAsLong() <= 0) {
       return Optional.empty();
     }
@@ -207,7 +239,9 @@ public final class Usage {
         && contextWindow.equals(that.contextWindow)
         && source.equals(that.source)
         && partial == that.partial
-        && costUsdEstimate.equals(that.costUsdEstimate);
+        && costUsdEstimate.equals(that.costUsdEstimate)
+        && listedTokens.equals(that.listedTokens)
+        && listedContextPercent.equals(that.listedContextPercent);
   }
 
   @Override
@@ -224,7 +258,9 @@ public final class Usage {
         contextWindow,
         source,
         partial,
-        costUsdEstimate);
+        costUsdEstimate,
+        listedTokens,
+        listedContextPercent);
   }
 
   @Override

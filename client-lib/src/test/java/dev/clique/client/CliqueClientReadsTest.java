@@ -130,6 +130,23 @@ class CliqueClientReadsTest {
   }
 
   @Test
+  void aListingAsksForTheUsageInBriefAndReadsItsTwoFigures() throws Exception {
+    ObjectNode state = (ObjectNode) contractJson("state.json");
+    ((ObjectNode) state.at("/sessions/0"))
+        .set("usage", tree("{\"tokens\": 111580, \"context_percent\": 41}"));
+    engine.stubFor(
+        com.github.tomakehurst.wiremock.client.WireMock.get(urlEqualTo("/api/state?usage=brief"))
+            .willReturn(com.github.tomakehurst.wiremock.client.WireMock.okJson(state.toString())));
+
+    Usage usage = client.listing().session(CLAUDE_ID).orElseThrow().usage().orElseThrow();
+
+    assertThat(usage.tokens()).hasValue(111580);
+    assertThat(usage.contextPercent()).hasValue(41.0);
+    assertThat(usage.inputTokens()).isEmpty();
+    assertThat(usage.source()).isEmpty();
+  }
+
+  @Test
   void aStateWithoutARevisionReadsAsRevisionZero() throws Exception {
     ObjectNode state = (ObjectNode) contractJson("state.json");
     state.remove("revision");

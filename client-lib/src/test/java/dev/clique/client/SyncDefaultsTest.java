@@ -48,6 +48,11 @@ class SyncDefaultsTest {
       }
 
       @Override
+      public CompletableFuture<EngineState> listingAsync() {
+        return answer();
+      }
+
+      @Override
       public CompletableFuture<List<Session>> sessionsAsync() {
         return answer();
       }

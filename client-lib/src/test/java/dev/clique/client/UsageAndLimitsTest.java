@@ -31,6 +31,7 @@ class UsageAndLimitsTest {
     assertThat(usage.contextTokens()).hasValue(61877);
     assertThat(usage.contextWindow()).isEmpty();
     assertThat(usage.contextPercent()).isEmpty();
+    assertThat(usage.tokens()).as("input, cache writes and output").hasValue(18250 + 84210 + 9120);
     assertThat(usage.source()).isEqualTo("claude transcript");
     assertThat(usage.partial()).isFalse();
     assertThat(usage.costUsdEstimate()).hasValue(0.882458);

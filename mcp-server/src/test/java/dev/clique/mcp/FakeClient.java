@@ -114,6 +114,11 @@ final class FakeClient implements CliqueClient {
   }
 
   @Override
+  public CompletableFuture<EngineState> listingAsync() {
+    return call("listing", "", "");
+  }
+
+  @Override
   public CompletableFuture<EngineState> stateAsync(long after, Duration timeout) {
     return call("state", "", after + (timeout == null ? "" : " " + timeout.toMillis()));
   }

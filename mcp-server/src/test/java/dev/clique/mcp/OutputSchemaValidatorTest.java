@@ -74,7 +74,9 @@ class OutputSchemaValidatorTest {
     ((ObjectNode) lifting.get("attention")).put("resets_at", 1767185520);
     bothSay(false, "get_session", lifting);
     ObjectNode listed = Fixtures.JSON.createObjectNode();
-    listed.putArray("sessions").add(used);
+    ObjectNode brief = Fixtures.contractJson("session-codex.json").deepCopy();
+    brief.set("usage", Fixtures.json("{\"tokens\": \"8k\", \"context_percent\": 6}"));
+    listed.putArray("sessions").add(brief);
     bothSay(false, "list_sessions", listed);
     bothSay(false, "preview_pane", Fixtures.json("{\"alive\": true}"));
     assertThat(ours.validate(schemaOf("wait"), wait).errorMessage()).contains("matched");

@@ -73,8 +73,9 @@ class ToolResultsTest {
   void listSessionsIsAnObjectWithTheSessionsAsTheEngineSentThem() throws Exception {
     JsonNode structured = call("list_sessions", Map.of());
     JsonNode sent = Fixtures.contractJson("state.json").get("sessions").deepCopy();
-    ObjectNode usage = (ObjectNode) sent.at("/0/usage");
-    usage.retain("input_tokens", "output_tokens", "context_tokens", "context_window");
+    // The fake engine sends the usage whole: the listing has it in brief all the same.
+    ((ObjectNode) sent.get(0))
+        .set("usage", Fixtures.json("{\"tokens\": 111580, \"context_tokens\": 61877}"));
     assertThat(structured.get("sessions")).isEqualTo(sent);
     assertThat(structured.at("/sessions/1/folder").asText()).isEqualTo("frontend");
     assertThat(structured.at("/sessions/1/mode").isNull()).isTrue();
@@ -121,6 +122,19 @@ class ToolResultsTest {
   }
 
   @Test
+  void listSessionsAsksTheEngineForTheUsageInBriefAndShowsItAsSent() throws Exception {
+    ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
+    ObjectNode row = (ObjectNode) state.at("/sessions/0");
+    row.set("usage", Fixtures.json("{\"tokens\": 5, \"context_percent\": 7}"));
+    engine.on("/api/state", FakeEngine.json(200, state.toString()));
+
+    assertThat(call("list_sessions", Map.of()).at("/sessions/0")).isEqualTo(row);
+    assertThat(engine.requestsTo("/api/state"))
+        .last()
+        .satisfies(asked -> assertThat(asked.rawQuery()).isEqualTo("usage=brief"));
+  }
+
+  @Test
   void listSessionsShowsTheUsageInBriefAndGetSessionShowsItWholeWithTheLimits() throws Exception {
     ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
     JsonNode codex = Fixtures.contractJson("session-codex.json");
@@ -129,10 +143,7 @@ class ToolResultsTest {
 
     JsonNode listed = call("list_sessions", Map.of()).at("/sessions/2");
     assertThat(listed.get("usage"))
-        .isEqualTo(
-            Fixtures.json(
-                "{\"input_tokens\": 7000, \"output_tokens\": 1100, \"context_tokens\": 15000,"
-                    + " \"context_window\": 272000}"));
+        .isEqualTo(Fixtures.json("{\"tokens\": 8100, \"context_percent\": 6}"));
     assertThat(listed.has("limits")).as("limits are get_session's").isFalse();
     assertThat(call("list_sessions", Map.of()).at("/sessions/1").has("usage")).isFalse();
 

@@ -105,9 +105,20 @@ public final class FanOutClient implements CliqueClient {
 
   @Override
   public CompletableFuture<EngineState> stateAsync() {
+    return merged(CliqueClient::stateAsync);
+  }
+
+  @Override
+  public CompletableFuture<EngineState> listingAsync() {
+    return merged(CliqueClient::listingAsync);
+  }
+
+  /** Every engine asked at once, and what answered merged. */
+  private CompletableFuture<EngineState> merged(
+      java.util.function.Function<CliqueClient, CompletableFuture<EngineState>> ask) {
     List<CompletableFuture<Outcome<EngineState>>> asked = new ArrayList<>();
     for (CliqueClient client : clients) {
-      asked.add(outcome(client.stateAsync()));
+      asked.add(outcome(ask.apply(client)));
     }
     return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new))
         .thenApply(

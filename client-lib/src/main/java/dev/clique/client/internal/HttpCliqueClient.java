@@ -228,6 +228,12 @@ public final class HttpCliqueClient implements CliqueClient {
   }
 
   @Override
+  public CompletableFuture<EngineState> listingAsync() {
+    HttpUrl url = url("api", "state").newBuilder().addQueryParameter("usage", "brief").build();
+    return http.getAsync(url, readTimeout, answers::state);
+  }
+
+  @Override
   public CompletableFuture<List<Session>> sessionsAsync() {
     return http.getAsync(
         url("api", "state"), readTimeout, answer -> answers.state(answer).sessions());

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import dev.clique.client.EngineReport;
 import dev.clique.client.Session;
+import dev.clique.client.Usage;
 import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
@@ -15,14 +16,14 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * {@code list_sessions}: every session and its state ({@code GET /api/state}), each session's usage
- * in brief. Its structure is {@code {"sessions": [...]}}, its text the bare array. Over several
- * engines each session names its engine, and {@code "engines"} says how each engine answered; the
- * text is then the whole structure, so that an engine that did not answer is seen.
+ * {@code list_sessions}: every session and its state ({@code GET /api/state?usage=brief}), each
+ * session's usage in brief. Its structure is {@code {"sessions": [...]}}, its text the bare array.
+ * Over several engines each session names its engine, and {@code "engines"} says how each engine
+ * answered; the text is then the whole structure, so that an engine that did not answer is seen.
  */
 public final class ListSessionsTool implements CliqueTool {
-  private static final List<String> BRIEF_USAGE =
-      List.of("input_tokens", "output_tokens", "context_tokens", "context_window");
+  private static final Set<String> BRIEF_USAGE =
+      Set.of("tokens", "context_percent", "context_tokens");
 
   private final CliqueClient client;
 
@@ -63,12 +64,12 @@ public final class ListSessionsTool implements CliqueTool {
       return CompletableFuture.completedFuture(ToolResults.error(e.getMessage()));
     }
     return ToolResults.read(
-        client::stateAsync,
+        client::listingAsync,
         state -> {
           ObjectNode result = JsonNodeFactory.instance.objectNode();
           var rows = result.putArray("sessions");
           for (Session session : state.sessions()) {
-            rows.add(brief(Json.readAnswer(session.json())));
+            rows.add(listed(session));
           }
           if (state.engines().isEmpty()) {
             return ToolResults.ok(result, "sessions", rows);
@@ -82,24 +83,40 @@ public final class ListSessionsTool implements CliqueTool {
   }
 
   /**
-   * A row with its usage cut to the counts a listing needs, and without the limits: {@code
-   * get_session} shows them whole. Many sessions then cost an assistant few tokens.
+   * A row as a listing shows it: its usage in brief and no limits, as the engine sends them for
+   * {@code usage=brief}; an engine that sent them whole (an older one) has them cut here alike.
+   * Many sessions then cost an assistant few tokens; {@code get_session} shows them whole.
    */
-  private static JsonNode brief(JsonNode row) {
+  private static JsonNode listed(Session session) {
+    JsonNode row = Json.readAnswer(session.json());
     if (!(row instanceof ObjectNode object)) {
       return row;
     }
-    JsonNode usage = object.get("usage");
-    if (usage != null && usage.isObject()) {
-      ObjectNode brief = JsonNodeFactory.instance.objectNode();
-      for (String key : BRIEF_USAGE) {
-        if (usage.has(key)) {
-          brief.set(key, usage.get(key));
-        }
-      }
-      object.set("usage", brief);
-    }
     object.remove("limits");
+    JsonNode usage = object.get("usage");
+    if (usage != null && !brief(usage) && session.usage().isPresent()) {
+      object.set("usage", brief(session.usage().get()));
+    }
     return object;
+  }
+
+  private static boolean brief(JsonNode usage) {
+    for (var names = usage.fieldNames(); names.hasNext(); ) {
+      if (!BRIEF_USAGE.contains(names.next())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static ObjectNode brief(Usage usage) {
+    ObjectNode brief = JsonNodeFactory.instance.objectNode();
+    usage.tokens().ifPresent(tokens -> brief.put("tokens", tokens));
+    if (usage.contextPercent().isPresent()) {
+      brief.put("context_percent", Math.round(usage.contextPercent().get()));
+    } else {
+      usage.contextTokens().ifPresent(tokens -> brief.put("context_tokens", tokens));
+    }
+    return brief;
   }
 }

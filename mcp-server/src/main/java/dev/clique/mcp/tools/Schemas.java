@@ -125,7 +125,11 @@ final class Schemas {
    * Python panel have none), and each count only when the CLI records it.
    */
   static Map<String, Object> usage() {
-    Map<String, Object> p = briefUsageProperties();
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("input_tokens", typed("integer", "Input tokens that were not cached, summed."));
+    p.put("output_tokens", typed("integer", "Generated tokens, reasoning included, summed."));
+    p.put("context_tokens", typed("integer", "The whole input of the last request."));
+    p.put("context_window", typed("integer", "The model's context window, when recorded."));
     p.put("model", typed("string", "The model of the last answer."));
     p.put("cache_read_tokens", typed("integer", "Input tokens read from the prompt cache."));
     p.put("cache_write_tokens", typed("integer", "Input tokens written to the prompt cache."));
@@ -148,20 +152,21 @@ final class Schemas {
         p, "Tokens the session used, summed over its conversation, as its CLI recorded them.");
   }
 
-  /** The part of {@link #usage()} that {@code list_sessions} shows. */
+  /** {@link #usage()} as {@code list_sessions} shows it: two figures. */
   static Map<String, Object> briefUsage() {
-    return usageSchema(
-        briefUsageProperties(),
-        "Tokens the session used and how full its context is (get_session has the rest).");
-  }
-
-  private static Map<String, Object> briefUsageProperties() {
     Map<String, Object> p = new LinkedHashMap<>();
-    p.put("input_tokens", typed("integer", "Input tokens that were not cached, summed."));
-    p.put("output_tokens", typed("integer", "Generated tokens, reasoning included, summed."));
-    p.put("context_tokens", typed("integer", "The whole input of the last request."));
-    p.put("context_window", typed("integer", "The model's context window, when recorded."));
-    return p;
+    p.put(
+        "tokens",
+        typed(
+            "integer", "Tokens the model took in or wrote (input, cache writes, output), summed."));
+    p.put(
+        "context_percent",
+        typed("integer", "How full the context window was at the last request."));
+    p.put(
+        "context_tokens",
+        typed("integer", "The whole input of the last request, when the window is unknown."));
+    return usageSchema(
+        p, "Tokens the session used and how full its context is (get_session has the rest).");
   }
 
   private static Map<String, Object> usageSchema(Map<String, Object> p, String description) {

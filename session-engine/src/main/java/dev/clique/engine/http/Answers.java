@@ -84,8 +84,19 @@ final class Answers {
     return answer;
   }
 
-  /** {@code /api/state}: the sessions and the CLIs, with the revision they are as of. */
-  Map<String, Object> state() {
+  /** An answer written with each session's usage in brief ({@link BriefUsage}). */
+  record Brief(Object body) {}
+
+  /**
+   * {@code /api/state}: the sessions and the CLIs, with the revision they are as of; with {@code
+   * brief}, each session's usage in brief and no limits ({@code ?usage=brief}).
+   */
+  Object state(boolean brief) {
+    Map<String, Object> answer = state();
+    return brief ? new Brief(answer) : answer;
+  }
+
+  private Map<String, Object> state() {
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("version", version);
     // Read before the sessions: a change between the two then shows as a revision to come, never
@@ -230,7 +241,9 @@ final class Answers {
 
   private static String write(Object body) {
     try {
-      return JSON.writeValueAsString(body);
+      return body instanceof Brief brief
+          ? BriefUsage.MAPPER.writeValueAsString(brief.body())
+          : JSON.writeValueAsString(body);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("an answer could not be written as JSON", e);
     }

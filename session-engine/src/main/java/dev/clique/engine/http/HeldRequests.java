@@ -65,7 +65,12 @@ final class HeldRequests implements AutoCloseable {
    * the state; the state unchanged, with the same revision, when the time-out passes.
    */
   void changeAfter(
-      String afterParam, Token token, Request request, Response response, Callback callback)
+      String afterParam,
+      boolean brief,
+      Token token,
+      Request request,
+      Response response,
+      Callback callback)
       throws ApiError {
     long after;
     try {
@@ -81,7 +86,7 @@ final class HeldRequests implements AutoCloseable {
         "state after " + after,
         token,
         () -> sessions.changes().after(after, millis),
-        revision -> answers.state(),
+        revision -> answers.state(brief),
         request,
         response,
         callback);

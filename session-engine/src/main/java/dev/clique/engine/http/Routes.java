@@ -92,10 +92,11 @@ final class Routes implements AutoCloseable {
       allow(method, "GET");
       require(token.get(), Scope.READ);
       String after = query(request, "after");
+      boolean brief = briefUsage(query(request, "usage"));
       if (after == null) {
-        Answers.ok(response, callback, answers.state());
+        Answers.ok(response, callback, answers.state(brief));
       } else {
-        held.changeAfter(after, token.get(), request, response, callback);
+        held.changeAfter(after, brief, token.get(), request, response, callback);
       }
       return;
     }
@@ -104,6 +105,17 @@ final class Routes implements AutoCloseable {
       return;
     }
     throw ApiError.notFound("not found");
+  }
+
+  /** {@code ?usage=}: {@code brief} for a listing's usage, {@code full} (the default) for all. */
+  private static boolean briefUsage(String usage) throws ApiError {
+    if (usage == null || usage.equals("full")) {
+      return false;
+    }
+    if (usage.equals("brief")) {
+      return true;
+    }
+    throw ApiError.badRequest("usage must be brief or full");
   }
 
   private void sessionRoute(

@@ -81,6 +81,20 @@ class ContractIT {
   }
 
   @Test
+  void theStateWithUsageInBriefIsTheSameStateAndAnyOtherFormIsABadRequest() throws Exception {
+    create();
+    JsonNode brief = body(engine.send("GET", "/api/state?usage=brief", readOnly, null), 200);
+    assertSameShape(
+        "state.sessions[1]", contract("state.json").at("/sessions/1"), brief.at("/sessions/0"));
+    assertThat(
+            body(engine.send("GET", "/api/state?usage=full", readOnly, null), 200).get("sessions"))
+        .isEqualTo(brief.get("sessions")); // a shell records no usage: both forms are the same
+    HttpResponse<String> bad = engine.send("GET", "/api/state?usage=all", readOnly, null);
+    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.body()).contains("usage must be brief or full");
+  }
+
+  @Test
   void numbersAreWrittenAsTheContractWritesThemNeverWithExponents() throws Exception {
     String id = create();
     String base = "/api/sessions/" + id;
