@@ -119,8 +119,8 @@ final class UsageBenchmark implements Benchmark {
       URI unusedUrl = URI.create(unused.url());
       try (RawHttp toUsed = new RawHttp(usedUrl.getHost(), usedUrl.getPort());
           RawHttp toUnused = new RawHttp(unusedUrl.getHost(), unusedUrl.getPort())) {
-        byte[] askUsed = RawHttp.get("/api/state", used.reader);
-        byte[] askUnused = RawHttp.get("/api/state", unused.reader);
+        byte[] askUsed = RawHttp.get("/api/state?usage=brief", used.reader);
+        byte[] askUnused = RawHttp.get("/api/state?usage=brief", unused.reader);
         for (int i = 0; i < warmup; i++) {
           bytes[0] = state(toUsed, askUsed, null);
           bytes[1] = state(toUnused, askUnused, null);
@@ -169,7 +169,7 @@ final class UsageBenchmark implements Benchmark {
               usage.median() / none.median() <= 1.10,
               "the two rows above: median by median, p95 by p95"),
           Figure.reference(
-              "`GET /api/state` with " + sessions + " sessions with usage",
+              "`GET /api/state?usage=brief` with " + sessions + " sessions with usage",
               "ms",
               stateUsage,
               calls
@@ -181,12 +181,12 @@ final class UsageBenchmark implements Benchmark {
                   + String.format("%,d", bytes[0])
                   + " bytes an answer"),
           Figure.reference(
-              "`GET /api/state` with " + sessions + " sessions without usage",
+              "`GET /api/state?usage=brief` with " + sessions + " sessions without usage",
               "ms",
               stateNone,
               "the same; " + String.format("%,d", bytes[1]) + " bytes an answer"),
           new Figure(
-              "`GET /api/state` with usage / without usage",
+              "`GET /api/state?usage=brief` with usage / without usage",
               "x",
               stateUsage.median() / stateNone.median(),
               stateUsage.p95() / stateNone.p95(),

@@ -84,25 +84,17 @@ final class Answers {
     return answer;
   }
 
-  /** An answer written with each session's usage in brief ({@link BriefUsage}). */
-  record Brief(Object body) {}
-
   /**
    * {@code /api/state}: the sessions and the CLIs, with the revision they are as of; with {@code
    * brief}, each session's usage in brief and no limits ({@code ?usage=brief}).
    */
-  Object state(boolean brief) {
-    Map<String, Object> answer = state();
-    return brief ? new Brief(answer) : answer;
-  }
-
-  private Map<String, Object> state() {
+  Map<String, Object> state(boolean brief) {
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("version", version);
     // Read before the sessions: a change between the two then shows as a revision to come, never
     // as a change a reader already has the revision of.
     answer.put("revision", sessions.changes().revision());
-    answer.put("sessions", sessions.sessions());
+    answer.put("sessions", brief ? sessions.sessionsInBrief() : sessions.sessions());
     List<Map<String, Object>> clis = new ArrayList<>();
     for (CliDefinition cli : sessions.catalogue().all()) {
       Map<String, Object> row = new LinkedHashMap<>();
@@ -241,9 +233,7 @@ final class Answers {
 
   private static String write(Object body) {
     try {
-      return body instanceof Brief brief
-          ? BriefUsage.MAPPER.writeValueAsString(brief.body())
-          : JSON.writeValueAsString(body);
+      return JSON.writeValueAsString(body);
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("an answer could not be written as JSON", e);
     }

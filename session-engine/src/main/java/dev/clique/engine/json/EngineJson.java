@@ -7,10 +7,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * with a fraction as plain decimals ({@code 1767171234.87}), never exponents.
  */
 public final class EngineJson {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().registerModule(PlainNumbers.module());
+  private static final ObjectMapper MAPPER = newMapper();
 
   private EngineJson() {}
+
+  /**
+   * A mapper of its own with the same policy, for a form of the answers that configures it further
+   * (mix-ins, serializers).
+   */
+  public static ObjectMapper newMapper() {
+    return new ObjectMapper().registerModule(PlainNumbers.module());
+  }
 
   /** The shared mapper; configured once, so safe to use from any thread. */
   public static ObjectMapper mapper() {

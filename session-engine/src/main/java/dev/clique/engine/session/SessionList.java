@@ -1,6 +1,7 @@
 package dev.clique.engine.session;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
@@ -16,10 +17,29 @@ import java.util.List;
 final class SessionList extends AbstractList<SessionView> {
   private final List<SessionView> views;
   private final String json;
+  private volatile SessionList inBrief; // written at the first listing that asks for it
 
   SessionList(List<SessionView> views, String json) {
     this.views = List.copyOf(views);
     this.json = json;
+  }
+
+  /**
+   * The same sessions, written with each one's usage in brief and no limits ({@link BriefUsage}):
+   * once per list, as the full form is.
+   */
+  SessionList inBrief() {
+    SessionList brief = inBrief;
+    if (brief == null) {
+      try {
+        brief = new SessionList(views, BriefUsage.MAPPER.writeValueAsString(views));
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("the sessions could not be written as JSON", e);
+      }
+      brief.inBrief = brief;
+      inBrief = brief;
+    }
+    return brief;
   }
 
   @Override

@@ -213,6 +213,11 @@ public final class SessionService implements AutoCloseable {
     return views.all();
   }
 
+  /** The same, written with each session's usage in brief and no limits (a listing's form). */
+  public List<SessionView> sessionsInBrief() {
+    return views.all().inBrief();
+  }
+
   public Optional<SessionView> session(String id) {
     return views.of(id);
   }

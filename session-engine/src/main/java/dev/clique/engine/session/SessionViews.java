@@ -62,7 +62,7 @@ final class SessionViews implements AutoCloseable {
   }
 
   /** Every session, oldest first, served from memory while nothing it is made of changed. */
-  List<SessionView> all() {
+  SessionList all() {
     List<SessionRecord> recorded = store.all();
     List<Found> found = known.shown();
     SessionWatcher.Snapshot snapshot = watcher.snapshot();

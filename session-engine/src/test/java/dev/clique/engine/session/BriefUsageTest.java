@@ -1,11 +1,10 @@
-package dev.clique.engine.http;
+package dev.clique.engine.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.json.EngineJson;
-import dev.clique.engine.session.SessionView;
 import dev.clique.engine.transcript.Limits;
 import dev.clique.engine.transcript.Usage;
 import java.util.List;
@@ -17,6 +16,10 @@ class BriefUsageTest {
 
   private static JsonNode brief(Object value) throws Exception {
     return JSON.readTree(BriefUsage.MAPPER.writeValueAsString(value));
+  }
+
+  private static JsonNode full(Object value) throws Exception {
+    return JSON.readTree(JSON.writeValueAsString(value));
   }
 
   private static Usage usage(Long input, Long cacheWrite, Long output, Long context, Long window) {
@@ -78,10 +81,16 @@ class BriefUsageTest {
             usage(1_000L, 0L, 30L, 50_000L, 200_000L),
             limits);
 
-    JsonNode full = JSON.readTree(JSON.writeValueAsString(row));
+    JsonNode full = full(row);
     JsonNode listed = brief(row);
     assertThat(listed.has("limits")).isFalse();
     assertThat(listed.get("usage")).isEqualTo(brief(row.usage()));
+    SessionList sessions = new SessionList(List.of(row), JSON.writeValueAsString(List.of(row)));
+    assertThat(JSON.readTree(JSON.writeValueAsString(sessions)).get(0)).isEqualTo(full(row));
+    assertThat(JSON.readTree(JSON.writeValueAsString(sessions.inBrief())).get(0))
+        .as("the list in brief, as the state writes it")
+        .isEqualTo(listed);
+    assertThat(sessions.inBrief()).isSameAs(sessions.inBrief()).containsExactly(row);
     ((com.fasterxml.jackson.databind.node.ObjectNode) full).remove(List.of("usage", "limits"));
     ((com.fasterxml.jackson.databind.node.ObjectNode) listed).remove("usage");
     assertThat(listed).as("the rest of the row").isEqualTo(full);

@@ -1,4 +1,4 @@
-package dev.clique.engine.http;
+package dev.clique.engine.session;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -7,14 +7,13 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.clique.engine.json.EngineJson;
-import dev.clique.engine.session.SessionView;
 import dev.clique.engine.transcript.Usage;
 import java.io.IOException;
 
 /**
- * How {@code GET /api/state?usage=brief} writes the sessions: each one's usage as the two figures a
- * list shows, and no limits, so a listing of many sessions costs the engine, the client and an
- * assistant's context little.
+ * How {@code GET /api/state?usage=brief} writes the sessions ({@link SessionList#inBrief()}): each
+ * one's usage as the two figures a list shows, and no limits, so a listing of many sessions costs
+ * the engine, the client and an assistant's context little.
  *
  * <pre>{@code
  * "usage": {"tokens": 18230, "context_percent": 21}
@@ -29,8 +28,7 @@ final class BriefUsage extends StdSerializer<Usage> {
   private static final long serialVersionUID = 1L;
 
   static final ObjectMapper MAPPER =
-      EngineJson.mapper()
-          .copy()
+      EngineJson.newMapper()
           .addMixIn(SessionView.class, WithoutLimits.class)
           .registerModule(new SimpleModule().addSerializer(Usage.class, new BriefUsage()));
 
