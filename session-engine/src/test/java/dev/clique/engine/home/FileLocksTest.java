@@ -3,6 +3,7 @@ package dev.clique.engine.home;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clique.engine.testing.LockHolder;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -78,20 +79,8 @@ class FileLocksTest {
   @Test
   void aLockHeldTooLongIsAnErrorThatNamesTheFile() throws Exception {
     Path file = Files.createFile(dir.resolve("held.lock"));
-    Process other =
-        new ProcessBuilder(
-                "python3",
-                "-c",
-                "import fcntl, sys, time\n"
-                    + "f = open(sys.argv[1], 'r+')\n"
-                    + "fcntl.lockf(f, fcntl.LOCK_SH)\n"
-                    + "print('held', flush=True)\n"
-                    + "time.sleep(30)\n",
-                file.toString())
-            .redirectErrorStream(true)
-            .start();
+    Process other = LockHolder.hold(file, true, 30);
     try {
-      assertThat(new String(other.getInputStream().readNBytes(5))).isEqualTo("held\n");
       try (FileChannel channel = open(file)) {
         assertThat(FileLocks.take(channel, true, file, Duration.ofSeconds(1)).isShared())
             .as("a shared lock beside another shared one")

@@ -2,6 +2,7 @@ package dev.clique.engine.tmux;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clique.engine.testing.LockHolder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
@@ -66,19 +67,7 @@ class AttachGateTest {
     Path file = dir.resolve("other.clique-attach");
     gate.attaching(() -> null); // makes the file
     // Another engine's command, as the file shows it: a POSIX lock (what Java takes), shared.
-    Process holder =
-        new ProcessBuilder(
-                "python3",
-                "-c",
-                "import fcntl, sys, time\n"
-                    + "f = open(sys.argv[1], 'r+')\n"
-                    + "fcntl.lockf(f, fcntl.LOCK_SH)\n"
-                    + "print('held', flush=True)\n"
-                    + "time.sleep(1)\n",
-                file.toString())
-            .redirectErrorStream(true)
-            .start();
-    assertThat(new String(holder.getInputStream().readNBytes(5))).isEqualTo("held\n");
+    Process holder = LockHolder.hold(file, true, 1);
     long start = System.nanoTime();
     gate.attaching(() -> null);
     long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
