@@ -171,7 +171,10 @@ class ResourceSubscriptionsTest {
       assertThat(mcp.request("resources/unsubscribe", Map.of("uri", uri)).get("result"))
           .isEqualTo(Fixtures.json("{}"));
     }
-    assertThat(feed.holding.get()).as("one subscription is left").isEqualTo(1);
+    // The answered request may still be counted as it finishes: the next one is awaited, and none
+    // was let go of (a cancelled one is, within the 20 ms its holder writes in).
+    eventually("one subscription is left", () -> feed.holding.get() == 1);
+    assertThat(feed.abandoned.get()).as("held requests let go of").isZero();
     mcp.request("resources/unsubscribe", Map.of("uri", CLAUDE + "/pane"));
     eventually("the held request is let go of", () -> feed.abandoned.get() == 1);
     int asked = feed.heldRequests.get();
