@@ -94,13 +94,13 @@ public final class ListSessionsTool implements CliqueTool {
     }
     object.remove("limits");
     JsonNode usage = object.get("usage");
-    if (usage != null && !brief(usage) && session.usage().isPresent()) {
+    if (usage != null && !isBrief(usage) && session.usage().isPresent()) {
       object.set("usage", brief(session.usage().get()));
     }
     return object;
   }
 
-  private static boolean brief(JsonNode usage) {
+  private static boolean isBrief(JsonNode usage) {
     for (var names = usage.fieldNames(); names.hasNext(); ) {
       if (!BRIEF_USAGE.contains(names.next())) {
         return false;
