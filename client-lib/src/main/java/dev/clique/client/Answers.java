@@ -9,10 +9,12 @@ import dev.clique.client.internal.JsonText;
 import dev.clique.client.internal.MalformedAnswer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.OptionalLong;
 
 /**
  * The engine's answers, one reader per route, as HTTP-API.md describes them: the one maker of the
@@ -86,7 +88,7 @@ final class Answers implements AnswerReader {
 
   private static EngineReport engineReport(JsonNode entry, JsonText answer) throws MalformedAnswer {
     String name = JsonFields.of(entry, "an engines entry").requiredString("name");
-    JsonFields f = JsonFields.of(entry, "engine " + name);
+    JsonFields f = JsonFields.of(entry, "engine", name);
     Optional<String> error = f.optionalString("error");
     if (f.requiredBool("ok") == error.isPresent()) {
       throw new MalformedAnswer(
@@ -100,7 +102,7 @@ final class Answers implements AnswerReader {
     if (id.isBlank()) {
       throw new MalformedAnswer("a session has a blank \"id\"");
     }
-    JsonFields f = JsonFields.of(row, "session " + id);
+    JsonFields f = JsonFields.of(row, "session", id);
     Optional<JsonNode> usage = f.optionalObject("usage");
     Optional<JsonNode> limits = f.optionalObject("limits");
     return new Session(
@@ -133,30 +135,68 @@ final class Answers implements AnswerReader {
         answer.textOf(row));
   }
 
+  /**
+   * Only the keys the usage has are looked at: a listing's has two of the fourteen, and a list of
+   * many sessions is read at every call of an assistant's {@code list_sessions}.
+   */
   private static Usage usage(JsonNode node, String id) throws MalformedAnswer {
-    JsonFields u = JsonFields.of(node, "the usage of session " + id);
+    JsonFields u = JsonFields.of(node, "the usage of session", id);
+    Optional<String> model = Optional.empty();
+    OptionalLong input = OptionalLong.empty();
+    OptionalLong output = OptionalLong.empty();
+    OptionalLong cacheRead = OptionalLong.empty();
+    OptionalLong cacheWrite = OptionalLong.empty();
+    OptionalLong reasoning = OptionalLong.empty();
+    OptionalLong turns = OptionalLong.empty();
+    OptionalLong context = OptionalLong.empty();
+    OptionalLong window = OptionalLong.empty();
+    String source = "";
+    boolean partial = false;
+    OptionalDouble cost = OptionalDouble.empty();
+    OptionalLong tokens = OptionalLong.empty();
+    OptionalLong percent = OptionalLong.empty();
+    for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
+      String key = keys.next();
+      switch (key) {
+        case "model" -> model = u.optionalString(key);
+        case "input_tokens" -> input = u.optionalLong(key);
+        case "output_tokens" -> output = u.optionalLong(key);
+        case "cache_read_tokens" -> cacheRead = u.optionalLong(key);
+        case "cache_write_tokens" -> cacheWrite = u.optionalLong(key);
+        case "reasoning_tokens" -> reasoning = u.optionalLong(key);
+        case "turns" -> turns = u.optionalLong(key);
+        case "context_tokens" -> context = u.optionalLong(key);
+        case "context_window" -> window = u.optionalLong(key);
+        case "source" -> source = u.string(key);
+        case "partial" -> partial = u.bool(key);
+        case "cost_usd_estimate" -> cost = u.optionalNumber(key);
+        case "tokens" -> tokens = u.optionalLong(key);
+        case "context_percent" -> percent = u.optionalLong(key);
+        default -> {} // what a later engine adds
+      }
+    }
     return new Usage(
-        u.optionalString("model"),
-        u.optionalLong("input_tokens"),
-        u.optionalLong("output_tokens"),
-        u.optionalLong("cache_read_tokens"),
-        u.optionalLong("cache_write_tokens"),
-        u.optionalLong("reasoning_tokens"),
-        u.optionalLong("turns"),
-        u.optionalLong("context_tokens"),
-        u.optionalLong("context_window"),
-        u.string("source"),
-        u.bool("partial"),
-        u.optionalNumber("cost_usd_estimate"),
-        u.optionalLong("tokens"),
-        u.optionalLong("context_percent"));
+        model,
+        input,
+        output,
+        cacheRead,
+        cacheWrite,
+        reasoning,
+        turns,
+        context,
+        window,
+        source,
+        partial,
+        cost,
+        tokens,
+        percent);
   }
 
   private static Limits limits(JsonNode node, String id) throws MalformedAnswer {
-    JsonFields l = JsonFields.of(node, "the limits of session " + id);
+    JsonFields l = JsonFields.of(node, "the limits of session", id);
     List<Limits.Window> windows = new ArrayList<>();
     for (JsonNode entry : l.array("windows")) {
-      JsonFields w = JsonFields.of(entry, "a limit window of session " + id);
+      JsonFields w = JsonFields.of(entry, "a limit window of session", id);
       OptionalDouble used = w.optionalNumber("used_percent");
       windows.add(
           new Limits.Window(
@@ -170,7 +210,7 @@ final class Answers implements AnswerReader {
 
   private static Cli cli(JsonNode entry, JsonText answer) throws MalformedAnswer {
     String id = JsonFields.of(entry, "a clis entry").requiredString("id");
-    JsonFields f = JsonFields.of(entry, "clis entry " + id);
+    JsonFields f = JsonFields.of(entry, "clis entry", id);
     return new Cli(
         id, f.string("label"), f.bool("installed"), f.bool("transcript"), answer.textOf(entry));
   }

@@ -21,19 +21,34 @@ import java.util.OptionalLong;
  */
 public final class JsonFields {
   private final JsonNode object;
-  private final String where;
+  private final String what;
+  private final String name;
 
-  private JsonFields(JsonNode object, String where) {
+  private JsonFields(JsonNode object, String what, String name) {
     this.object = object;
-    this.where = where;
+    this.what = what;
+    this.name = name;
   }
 
   /** Reads {@code node}, which must be an object; {@code where} names it in messages. */
   public static JsonFields of(JsonNode node, String where) throws MalformedAnswer {
+    return of(node, where, null);
+  }
+
+  /**
+   * Reads {@code node}, which must be an object, named in messages as {@code what} and {@code name}
+   * ({@code session 4f1c...}): the two are joined only for a message, not for every row of a list
+   * that is read without one.
+   */
+  public static JsonFields of(JsonNode node, String what, String name) throws MalformedAnswer {
     if (node == null || !node.isObject()) {
-      throw new MalformedAnswer(where + " is not a JSON object");
+      throw new MalformedAnswer(where(what, name) + " is not a JSON object");
     }
-    return new JsonFields(node, where);
+    return new JsonFields(node, what, name);
+  }
+
+  private static String where(String what, String name) {
+    return name == null ? what : what + " " + name;
   }
 
   public JsonNode node() {
@@ -218,7 +233,7 @@ public final class JsonFields {
   }
 
   private String in() {
-    return " in " + where;
+    return " in " + where(what, name);
   }
 
   private static String quote(String key) {

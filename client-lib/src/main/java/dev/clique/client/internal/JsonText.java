@@ -58,11 +58,12 @@ public final class JsonText {
   }
 
   /**
-   * The text the engine sent for {@code object}, an object of this answer's tree.
+   * The text the engine sent for {@code object}: the answer, or an object at most two levels below
+   * it (a value of the answer's, an element of one of its arrays: a session row).
    *
-   * @param object an object node of {@link #tree()}
+   * @param object such an object node of {@link #tree()}
    * @return its text, from its opening brace to its closing one
-   * @throws IllegalArgumentException if it is not an object of this tree
+   * @throws IllegalArgumentException if it is not such an object of this tree
    */
   public String textOf(JsonNode object) {
     int[] span = spans.get(object);

@@ -30,6 +30,13 @@ public final class JsonTree {
   private static final JsonFactory FACTORY = new JsonFactory();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+  /**
+   * Spans are noted only as deep as an answer's values go: the answer, its objects and the objects
+   * of its arrays (a session row), two levels down; not the objects inside those, whose text nobody
+   * asks for, read in every row of a list.
+   */
+  private static final int SPAN_DEPTH = 2;
+
   private JsonTree() {}
 
   /**
@@ -75,24 +82,26 @@ public final class JsonTree {
     if (parser.nextToken() == null) {
       return MissingNode.getInstance();
     }
-    JsonNode value = value(parser, spans);
+    JsonNode value = value(parser, spans, 0);
     if (parser.nextToken() != null) {
       throw new JsonParseException(parser, "more than one JSON value");
     }
     return value;
   }
 
-  private static JsonNode value(JsonParser parser, Map<JsonNode, int[]> spans) throws IOException {
+  private static JsonNode value(JsonParser parser, Map<JsonNode, int[]> spans, int depth)
+      throws IOException {
     switch (parser.currentToken()) {
       case START_OBJECT:
-        long start = parser.currentTokenLocation().getCharOffset();
+        boolean noted = spans != null && depth <= SPAN_DEPTH;
+        long start = noted ? parser.currentTokenLocation().getCharOffset() : 0;
         ObjectNode object = NODES.objectNode();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
           String name = parser.currentName();
           parser.nextToken();
-          object.replace(name, value(parser, spans));
+          object.replace(name, value(parser, spans, depth + 1));
         }
-        if (spans != null) {
+        if (noted) {
           long end = parser.currentTokenLocation().getCharOffset() + 1;
           spans.merge(
               object,
@@ -103,7 +112,7 @@ public final class JsonTree {
       case START_ARRAY:
         ArrayNode array = NODES.arrayNode();
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-          array.add(value(parser, spans));
+          array.add(value(parser, spans, depth + 1));
         }
         return array;
       case VALUE_STRING:
@@ -139,7 +148,7 @@ public final class JsonTree {
     try (JsonGenerator out = FACTORY.createGenerator(text)) {
       out.enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
       // What the generator has written so far: what reached the writer, and what it still holds.
-      write(tree, out, () -> text.getBuffer().length() + out.getOutputBuffered(), spans);
+      write(tree, out, () -> text.getBuffer().length() + out.getOutputBuffered(), spans, 0);
     } catch (IOException e) {
       throw new UncheckedIOException("writing to a string failed", e);
     }
@@ -154,7 +163,7 @@ public final class JsonTree {
    * @throws IOException as the generator throws it
    */
   public static void write(JsonNode node, JsonGenerator out) throws IOException {
-    write(node, out, null, null);
+    write(node, out, null, null, 0);
   }
 
   /** How many characters have been written. */
@@ -163,25 +172,26 @@ public final class JsonTree {
   }
 
   private static void write(
-      JsonNode node, JsonGenerator out, Position position, Map<JsonNode, int[]> spans)
+      JsonNode node, JsonGenerator out, Position position, Map<JsonNode, int[]> spans, int depth)
       throws IOException {
     switch (node.getNodeType()) {
       case OBJECT -> {
         out.writeStartObject();
-        int start = spans == null ? 0 : position.now() - 1; // the brace just written
+        boolean noted = spans != null && depth <= SPAN_DEPTH;
+        int start = noted ? position.now() - 1 : 0; // the brace just written
         for (Map.Entry<String, JsonNode> field : node.properties()) {
           out.writeFieldName(field.getKey());
-          write(field.getValue(), out, position, spans);
+          write(field.getValue(), out, position, spans, depth + 1);
         }
         out.writeEndObject();
-        if (spans != null) {
+        if (noted) {
           spans.merge(node, new int[] {start, position.now()}, (earlier, later) -> later);
         }
       }
       case ARRAY -> {
         out.writeStartArray();
         for (JsonNode element : node) {
-          write(element, out, position, spans);
+          write(element, out, position, spans, depth + 1);
         }
         out.writeEndArray();
       }
