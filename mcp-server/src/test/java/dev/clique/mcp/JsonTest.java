@@ -63,6 +63,36 @@ class JsonTest {
   }
 
   @Test
+  void anAnswersTextIsKnownToBeOneLineOrNot() {
+    Json.AnswerText compact = Json.readAnswerText("{\"a\": [1, \"x\\ny\"], \"t\": 1.50}");
+    assertThat(compact.oneLine()).isTrue();
+    assertThat(compact.tree().get("t").decimalValue()).isEqualTo(new BigDecimal("1.50"));
+    assertThat(Json.readAnswerText("{\"a\":\n1}").oneLine()).isFalse();
+    assertThat(Json.readAnswerText("{\"a\":1}\r").oneLine()).isFalse();
+    assertThat(Json.readAnswerText("{\"a\":1}\r\n").oneLine()).isFalse();
+    assertThatThrownBy(() -> Json.readAnswerText("{\"a\":1} {}"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void anArrayJoinedFromItsElementsTextsIsWhatWritingItGives() throws Exception {
+    List<String> texts =
+        List.of("{\"id\":\"a\",\"say\":" + Json.write(TRICKY) + "}", "[1,2.50]", "null");
+    var tree = JsonNodeFactory.instance.arrayNode();
+    for (String text : texts) {
+      tree.add(Json.readAnswer(text));
+    }
+    Json.Rendered joined = Json.Rendered.joining(tree, texts);
+    assertThat(joined.tree()).isSameAs(tree);
+    assertThat(joined.text()).isEqualTo(Json.write(tree));
+    assertThat(Json.write(Map.of("rows", joined))).isEqualTo("{\"rows\":" + Json.write(tree) + "}");
+    assertThat(Json.Rendered.joining(JsonNodeFactory.instance.arrayNode(), List.of()).text())
+        .isEqualTo("[]");
+    assertThatThrownBy(() -> Json.Rendered.joining(tree, texts.subList(0, 2)))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void toolResultsAreWrittenAsTheMapperWritesThem() throws Exception {
     for (String file : List.of("state.json", "peek.json", "transcript.json", "wait-gone.json")) {
       ObjectNode object = (ObjectNode) Fixtures.contractJson(file);

@@ -135,6 +135,36 @@ class ToolResultsTest {
   }
 
   @Test
+  void listSessionsSendsARowOnOneLineAsTheEngineWroteItAndOneOverLinesCompactly() throws Exception {
+    ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
+    ArrayNode sessions = (ArrayNode) state.remove("sessions");
+    ObjectNode claude = (ObjectNode) sessions.get(0);
+    claude.remove("limits");
+    claude.set("usage", Fixtures.json("{\"tokens\": 5, \"context_percent\": 7}"));
+    String oneLine =
+        Fixtures.JSON
+            .writeValueAsString(claude)
+            .replaceFirst("\"created\":[^,]*,", "\"created\": 1767168912.440,");
+    assertThat(oneLine).contains("1767168912.440");
+    String overLines =
+        Fixtures.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(sessions.get(1));
+    assertThat(overLines).contains("\n");
+    String rest = Fixtures.JSON.writeValueAsString(state).substring(1);
+    engine.on(
+        "/api/state",
+        FakeEngine.json(200, "{\"sessions\":[" + oneLine + ",\r\n" + overLines + "]," + rest));
+
+    JsonNode result = mcp.callTool("list_sessions", Map.of()).get("result");
+
+    String text = result.at("/content/0/text").textValue();
+    assertThat(text).startsWith("[" + oneLine + ",").doesNotContain("\n").doesNotContain("\r");
+    assertThat(Fixtures.json(text)).isEqualTo(result.at("/structuredContent/sessions"));
+    assertThat(result.at("/structuredContent/sessions/1")).isEqualTo(sessions.get(1));
+    assertThat(result.at("/structuredContent/sessions/0/created").decimalValue())
+        .isEqualByComparingTo("1767168912.44");
+  }
+
+  @Test
   void listSessionsShowsTheUsageInBriefAndGetSessionShowsItWholeWithTheLimits() throws Exception {
     ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
     JsonNode codex = Fixtures.contractJson("session-codex.json");

@@ -88,21 +88,48 @@ public final class Json {
     }
   }
 
+  /**
+   * An engine's JSON text, read: its tree, and whether the text is one line. Only such a text can
+   * be copied into a message as it came, each message being one line of stdio.
+   */
+  public record AnswerText(JsonNode tree, boolean oneLine) {}
+
+  /**
+   * {@link #readAnswer(String)}, telling whether {@code text} is one line (the parser counts the
+   * line breaks it skips; JSON has none anywhere else).
+   *
+   * @throws IllegalArgumentException when it is not one JSON value
+   */
+  public static AnswerText readAnswerText(String text) {
+    try (JsonParser parser = FACTORY.createParser(text)) {
+      JsonNode tree = whole(parser, true);
+      return new AnswerText(tree, parser.currentLocation().getLineNr() == 1);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("the engine's answer is not JSON", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // a String is not read from anywhere that fails
+    }
+  }
+
   private static JsonNode read(String text, boolean exactDecimals) throws JsonProcessingException {
     try (JsonParser parser = FACTORY.createParser(text)) {
-      if (parser.nextToken() == null) {
-        return MissingNode.getInstance();
-      }
-      JsonNode value = value(parser, exactDecimals);
-      if (parser.nextToken() != null) {
-        throw new JsonParseException(parser, "more than one JSON value");
-      }
-      return value;
+      return whole(parser, exactDecimals);
     } catch (JsonProcessingException e) {
       throw e;
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a String is not read from anywhere that fails
     }
+  }
+
+  private static JsonNode whole(JsonParser parser, boolean exactDecimals) throws IOException {
+    if (parser.nextToken() == null) {
+      return MissingNode.getInstance();
+    }
+    JsonNode value = value(parser, exactDecimals);
+    if (parser.nextToken() != null) {
+      throw new JsonParseException(parser, "more than one JSON value");
+    }
+    return value;
   }
 
   private static JsonNode value(JsonParser parser, boolean exactDecimals) throws IOException {
@@ -248,6 +275,33 @@ public final class Json {
     /** {@code tree}, written. */
     public static Rendered of(JsonNode tree) {
       return new Rendered(tree, writeBytes(tree), null);
+    }
+
+    /**
+     * The array {@code tree} whose elements' JSON texts are {@code texts} already: joined rather
+     * than written again. Rows passed through as the engine wrote them cost a copy, not a walk of
+     * each tree (the most of what {@code list_sessions} did per call).
+     *
+     * @param texts each element's JSON text, one value on one line (a message is one line of
+     *     stdio), which the caller read into the element of {@code tree} at its place
+     */
+    public static Rendered joining(ArrayNode tree, List<String> texts) {
+      if (tree.size() != texts.size()) {
+        throw new IllegalArgumentException(
+            texts.size() + " texts for an array of " + tree.size() + " elements");
+      }
+      int length = 2 + Math.max(0, texts.size() - 1);
+      for (String element : texts) {
+        length += element.length();
+      }
+      StringBuilder joined = new StringBuilder(length).append('[');
+      for (int i = 0; i < texts.size(); i++) {
+        joined.append(i == 0 ? "" : ",").append(texts.get(i));
+      }
+      String text = joined.append(']').toString();
+      Rendered rendered = new Rendered(tree, text.getBytes(StandardCharsets.UTF_8), null);
+      rendered.text = text;
+      return rendered;
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.clique.mcp.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
@@ -10,6 +11,7 @@ import dev.clique.client.Usage;
 import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,12 +69,17 @@ public final class ListSessionsTool implements CliqueTool {
         client::listingAsync,
         state -> {
           ObjectNode result = JsonNodeFactory.instance.objectNode();
-          var rows = result.putArray("sessions");
+          ArrayNode rows = result.putArray("sessions");
+          List<String> texts = new ArrayList<>(state.sessions().size());
           for (Session session : state.sessions()) {
-            rows.add(listed(session));
+            Json.AnswerText row = Json.readAnswerText(session.json());
+            rows.add(row.tree());
+            // A row the engine sent as a listing shows it, on one line, goes out as it came.
+            boolean cut = cutToListing(row.tree(), session);
+            texts.add(cut || !row.oneLine() ? Json.write(row.tree()) : session.json());
           }
           if (state.engines().isEmpty()) {
-            return ToolResults.ok(result, "sessions", rows);
+            return ToolResults.ok(result, "sessions", Json.Rendered.joining(rows, texts));
           }
           var engines = result.putArray("engines");
           for (EngineReport engine : state.engines()) {
@@ -83,21 +90,23 @@ public final class ListSessionsTool implements CliqueTool {
   }
 
   /**
-   * A row as a listing shows it: its usage in brief and no limits, as the engine sends them for
-   * {@code usage=brief}; an engine that sent them whole (an older one) has them cut here alike.
-   * Many sessions then cost an assistant few tokens; {@code get_session} shows them whole.
+   * Makes {@code row} what a listing shows: its usage in brief and no limits, as the engine sends
+   * them for {@code usage=brief}; an engine that sent them whole (an older one) has them cut here
+   * alike. Many sessions then cost an assistant few tokens; {@code get_session} shows them whole.
+   *
+   * @return whether it had to be changed
    */
-  private static JsonNode listed(Session session) {
-    JsonNode row = Json.readAnswer(session.json());
+  private static boolean cutToListing(JsonNode row, Session session) {
     if (!(row instanceof ObjectNode object)) {
-      return row;
+      return false;
     }
-    object.remove("limits");
+    boolean cut = object.remove("limits") != null;
     JsonNode usage = object.get("usage");
     if (usage != null && !isBrief(usage) && session.usage().isPresent()) {
       object.set("usage", brief(session.usage().get()));
+      cut = true;
     }
-    return object;
+    return cut;
   }
 
   private static boolean isBrief(JsonNode usage) {

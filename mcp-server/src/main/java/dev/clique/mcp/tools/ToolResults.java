@@ -48,11 +48,10 @@ final class ToolResults {
   /**
    * A result of the object {@code {name: shown}} whose text block is {@code shown} alone: {@code
    * list_sessions} shows the bare array (what seed 000 parses) around which its structure is an
-   * object. {@code shown} is written once, for both.
+   * object. {@code shown}, written once, serves both.
    */
-  static CallToolResult ok(ObjectNode object, String name, JsonNode shown) {
-    Json.Rendered inner = Json.Rendered.of(shown);
-    return ok(Json.Rendered.around(object, name, inner), inner.text());
+  static CallToolResult ok(ObjectNode object, String name, Json.Rendered shown) {
+    return ok(Json.Rendered.around(object, name, shown), shown.text());
   }
 
   private static CallToolResult ok(Json.Rendered structured, String text) {
