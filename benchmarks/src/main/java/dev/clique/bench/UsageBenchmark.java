@@ -39,7 +39,7 @@ final class UsageBenchmark implements Benchmark {
       "[cli.claude]\ncommand = \"sleep\"\nargs = [\"1000000\"]\n";
 
   /** Rounds of `list_sessions`, each through a fresh pair of `clique mcp` processes. */
-  private static final int ROUNDS = 4;
+  private static final int ROUNDS = 16;
 
   /** The input and output tokens each benchmark answer records. */
   private static final long INPUT = 120;
