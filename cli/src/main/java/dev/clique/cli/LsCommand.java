@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.client.CliqueClient;
 import dev.clique.client.CliqueException;
 import dev.clique.client.EngineState;
+import dev.clique.client.Session;
+import dev.clique.client.Usage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -14,6 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalLong;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -190,6 +195,7 @@ final class LsCommand extends LocalCommand {
             });
     double now = System.currentTimeMillis() / 1000.0;
     for (JsonNode session : sessions) {
+      Optional<Usage> usage = usage(session);
       JsonNode attention = session.path("attention");
       String why =
           attention.isObject()
@@ -199,9 +205,9 @@ final class LsCommand extends LocalCommand {
         session.path("name").asText(),
         session.path("cli").asText(),
         session.path("state").asText(),
-        tokens(session.path("usage")),
-        context(session.path("usage")),
-        cost(session.path("usage")),
+        tokens(usage),
+        context(usage),
+        cost(usage),
         why.length() > 60 ? why.substring(0, 59) + "…" : why,
         session.path("cwd").asText(),
         age(now - session.path("created").asDouble(now))
@@ -236,44 +242,52 @@ final class LsCommand extends LocalCommand {
   }
 
   /**
+   * A row's usage as client-lib reads it (its figures added up and divided there, as everywhere
+   * else); none when the row has none, or one that is not a usage.
+   */
+  private static Optional<Usage> usage(JsonNode session) {
+    if (!session.path("usage").isObject()) {
+      return Optional.empty();
+    }
+    try {
+      return Session.fromJson(session.toString()).usage();
+    } catch (IllegalArgumentException notARow) {
+      return Optional.empty();
+    }
+  }
+
+  /**
    * The tokens the model took in or wrote (fresh input, cache writes, output), cache reads aside:
    * they are most of a long session's input and cost little, so counting them would hide the rest.
    */
-  static String tokens(JsonNode usage) {
-    long sum = 0;
-    boolean known = false;
-    for (String key : new String[] {"input_tokens", "cache_write_tokens", "output_tokens"}) {
-      if (usage.path(key).isNumber()) {
-        sum += usage.path(key).asLong();
-        known = true;
-      }
-    }
-    return known ? count(sum) : "-";
+  static String tokens(Optional<Usage> usage) {
+    OptionalLong tokens = usage.isPresent() ? usage.get().tokens() : OptionalLong.empty();
+    return tokens.isPresent() ? count(tokens.getAsLong()) : "-";
   }
 
   /** How full the context window was at the last request; its tokens when the window is unknown. */
-  static String context(JsonNode usage) {
-    JsonNode tokens = usage.path("context_tokens");
-    JsonNode window = usage.path("context_window");
-    if (!tokens.isNumber()) {
+  static String context(Optional<Usage> usage) {
+    if (usage.isEmpty()) {
       return "-";
     }
-    if (window.isNumber() && window.asLong() > 0) {
-      return Math.round(100.0 * tokens.asLong() / window.asLong()) + "%";
+    Optional<Double> percent = usage.get().contextPercent();
+    if (percent.isPresent()) {
+      return Math.round(percent.get()) + "%";
     }
-    return count(tokens.asLong());
+    OptionalLong tokens = usage.get().contextTokens();
+    return tokens.isPresent() ? count(tokens.getAsLong()) : "-";
   }
 
   /**
    * The engine's estimate of what the tokens cost at list prices, in dollars and cents; {@code -}
    * when it gives none (a model without prices, a count not recorded).
    */
-  static String cost(JsonNode usage) {
-    JsonNode usd = usage.path("cost_usd_estimate");
-    if (!usd.isNumber()) {
+  static String cost(Optional<Usage> usage) {
+    OptionalDouble usd = usage.isPresent() ? usage.get().costUsdEstimate() : OptionalDouble.empty();
+    if (usd.isEmpty()) {
       return "-";
     }
-    double dollars = usd.asDouble();
+    double dollars = usd.getAsDouble();
     return dollars > 0 && dollars < 0.005 ? "<$0.01" : String.format(Locale.ROOT, "$%.2f", dollars);
   }
 

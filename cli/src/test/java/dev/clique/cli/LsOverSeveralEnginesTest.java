@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clique.client.Session;
+import dev.clique.client.Usage;
 import dev.clique.fake.FakeEngine;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -196,22 +199,27 @@ class LsOverSeveralEnginesTest {
     assertThat(LsCommand.count(999_999)).isEqualTo("1.0M");
     assertThat(LsCommand.count(1_250_400)).isEqualTo("1.3M");
     assertThat(LsCommand.count(3_400_000_000L)).isEqualTo("3.4G");
-    ObjectMapper json = new ObjectMapper();
-    assertThat(LsCommand.context(json.createObjectNode())).isEqualTo("-");
-    assertThat(LsCommand.tokens(json.createObjectNode())).isEqualTo("-");
-    assertThat(
-            LsCommand.context(
-                json.createObjectNode()
-                    .put("context_tokens", 105_000)
-                    .put("context_window", 258_400)))
+    assertThat(LsCommand.context(Optional.empty())).isEqualTo("-");
+    assertThat(LsCommand.tokens(Optional.empty())).isEqualTo("-");
+    assertThat(LsCommand.context(usage("{}"))).isEqualTo("-");
+    assertThat(LsCommand.tokens(usage("{}"))).isEqualTo("-");
+    assertThat(LsCommand.context(usage("{\"context_tokens\": 105000, \"context_window\": 258400}")))
         .isEqualTo("41%");
-    assertThat(LsCommand.cost(json.createObjectNode())).isEqualTo("-");
-    assertThat(LsCommand.cost(json.createObjectNode().put("cost_usd_estimate", 12.345)))
-        .isEqualTo("$12.35");
-    assertThat(LsCommand.cost(json.createObjectNode().put("cost_usd_estimate", 0.000357)))
-        .isEqualTo("<$0.01");
-    assertThat(LsCommand.cost(json.createObjectNode().put("cost_usd_estimate", 0)))
-        .isEqualTo("$0.00");
+    assertThat(LsCommand.context(usage("{\"context_tokens\": 61877}"))).isEqualTo("61.9k");
+    assertThat(
+            LsCommand.tokens(
+                usage(
+                    "{\"input_tokens\": 1200, \"cache_read_tokens\": 900000,"
+                        + " \"cache_write_tokens\": 300, \"output_tokens\": 45}")))
+        .isEqualTo("1.5k");
+    assertThat(LsCommand.cost(usage("{}"))).isEqualTo("-");
+    assertThat(LsCommand.cost(usage("{\"cost_usd_estimate\": 12.345}"))).isEqualTo("$12.35");
+    assertThat(LsCommand.cost(usage("{\"cost_usd_estimate\": 0.000357}"))).isEqualTo("<$0.01");
+    assertThat(LsCommand.cost(usage("{\"cost_usd_estimate\": 0}"))).isEqualTo("$0.00");
+  }
+
+  private static Optional<Usage> usage(String json) {
+    return Session.fromJson("{\"id\": \"s\", \"usage\": " + json + "}").usage();
   }
 
   @Test
