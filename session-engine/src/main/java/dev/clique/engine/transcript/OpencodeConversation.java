@@ -10,10 +10,13 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * opencode's conversations (1.18.33), from its SQLite database ({@code
@@ -56,15 +59,35 @@ final class OpencodeConversation {
    * clique's session. Empty when there is no database or no such session yet.
    */
   static List<Turn> turns(Path db, TranscriptRequest request) {
+    return consistently(db, () -> read(db, request), List.of());
+  }
+
+  /**
+   * What the session {@code request} names used, summed over its assistant messages in order
+   * ({@link OpencodeUsage}). {@link UsageReport#NONE} when there is no database, no such session or
+   * no answer yet.
+   *
+   * @throws UnreadableTranscriptException as {@link #turns} does
+   */
+  static UsageReport usage(Path db, TranscriptRequest request) {
+    return consistently(db, () -> readUsage(db, request), UsageReport.NONE);
+  }
+
+  /** A read of the database that saw one state of it: made again when it changed meanwhile. */
+  private interface Read<T> {
+    T read() throws IOException;
+  }
+
+  private static <T> T consistently(Path db, Read<T> read, T none) {
     for (int attempt = 1; ; attempt++) {
       Stamp before = Stamp.of(db);
       try {
-        List<Turn> turns = read(db, request);
+        T value = read.read();
         if (before.equals(Stamp.of(db))) {
-          return turns;
+          return value;
         }
       } catch (NoSuchFileException e) {
-        return List.of();
+        return none;
       } catch (SqliteSnapshot.Unreadable e) {
         if (before.equals(Stamp.of(db)) || attempt >= ATTEMPTS) {
           throw new UnreadableTranscriptException(
@@ -78,6 +101,81 @@ final class OpencodeConversation {
         throw new UnreadableTranscriptException(
             "opencode's conversation in " + db + " changed each time it was read");
       }
+    }
+  }
+
+  private static UsageReport readUsage(Path db, TranscriptRequest request) throws IOException {
+    SqliteSnapshot snapshot = SqliteSnapshot.open(db, MAX_BYTES);
+    SqliteSnapshot.Table sessions = table(snapshot, db, "session", SESSION_COLUMNS, "?");
+    Optional<Session> session = session(snapshot, sessions, request);
+    if (session.isEmpty()) {
+      return UsageReport.NONE;
+    }
+    SqliteSnapshot.Table messages =
+        table(snapshot, db, "message", MESSAGE_COLUMNS, session.get().version());
+    String id = session.get().id();
+    record Message(String id, long created, JsonNode data) {}
+    List<Message> answers = new ArrayList<>();
+    Map<String, Integer> m = index(messages.columns());
+    snapshot.scan(
+        messages,
+        row -> {
+          if (id.equals(row[m.get("session_id")])) {
+            JsonNode data = json(row[m.get("data")]);
+            if (Turn.ASSISTANT.equals(data.path("role").asText(""))) {
+              answers.add(
+                  new Message((String) row[m.get("id")], number(row[m.get("time_created")]), data));
+            }
+          }
+        });
+    answers.sort(Comparator.comparingLong(Message::created).thenComparing(Message::id));
+    OpencodeUsage tally = new OpencodeUsage();
+    answers.forEach(answer -> tally.add(answer.data()));
+    return tally.report(false);
+  }
+
+  /**
+   * The last usage of each session asked for, kept while the database and its log are as they were:
+   * an engine asked again and again reads the database only after opencode wrote to it.
+   */
+  static final class Usages {
+    private static final int MAX_SESSIONS = 256;
+    private static final Logger LOG = LoggerFactory.getLogger(OpencodeConversation.class);
+
+    private record Kept(Stamp stamp, UsageReport report) {}
+
+    private final Map<String, Kept> kept =
+        new LinkedHashMap<>(16, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
+
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, Kept> eldest) {
+            return size() > MAX_SESSIONS;
+          }
+        };
+
+    /** {@link OpencodeConversation#usage}, read again only when the database changed. */
+    UsageReport of(Path db, TranscriptRequest request) {
+      String key = db + "\n" + request.sessionId() + "\n" + request.cliSessionId();
+      Stamp stamp = Stamp.of(db);
+      synchronized (kept) {
+        Kept last = kept.get(key);
+        if (last != null && last.stamp().equals(stamp)) {
+          return last.report();
+        }
+      }
+      UsageReport report;
+      try {
+        report = usage(db, request);
+      } catch (UnreadableTranscriptException e) {
+        // Not read again until opencode writes to it: its usage is unknown meanwhile.
+        LOG.debug("opencode's usage in {} not readable", db, e);
+        report = UsageReport.NONE;
+      }
+      synchronized (kept) {
+        kept.put(key, new Kept(stamp, report));
+      }
+      return report;
     }
   }
 

@@ -75,6 +75,7 @@ public final class Transcripts {
   private final UsageReader qwenUsage = new QwenUsageReader();
   private final UsageReader copilotUsage = new CopilotUsageReader();
   private final UsageReader piUsage = new PiUsageReader();
+  private final OpencodeConversation.Usages opencodeUsages = new OpencodeConversation.Usages();
 
   private final Map<TranscriptRoots, Map<String, Source>> sourcesByRoots =
       new LinkedHashMap<>(16, 0.75f, true) {
@@ -187,6 +188,11 @@ public final class Transcripts {
   public UsageReport usage(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
     try {
+      if (request.kind().equals(OPENCODE)) {
+        TranscriptRoots where =
+            request.environment() == null ? roots : roots.forSession(request.environment());
+        return opencodeUsages.of(where.opencodeDatabase(), request);
+      }
       Optional<Located> located = locate(request, roots);
       return located.isEmpty()
           ? UsageReport.NONE
@@ -201,7 +207,7 @@ public final class Transcripts {
   private Optional<Located> locate(TranscriptRequest request, TranscriptRoots roots)
       throws IOException {
     if (!KINDS.contains(request.kind()) || request.kind().equals(OPENCODE)) {
-      return Optional.empty(); // opencode's usage: not read yet
+      return Optional.empty(); // opencode's is a database, read apart
     }
     TranscriptRoots where =
         request.environment() == null ? roots : roots.forSession(request.environment());

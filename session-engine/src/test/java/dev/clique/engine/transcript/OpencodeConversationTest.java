@@ -55,6 +55,53 @@ class OpencodeConversationTest {
   }
 
   @Test
+  void theUsageIsSummedOverTheAnswersTheFailedRequestsLeftOut() throws Exception {
+    Path db = fixture("conversation.db");
+    // The session's four assistant messages: two answers of 100 input and 20 output tokens (the
+    // shell call and the answer after it, as the scripted server reported them), two failures.
+    Usage expected =
+        new Usage(
+            "claude-scripted", 200L, 40L, 0L, 0L, 0L, 2L, 100L, null, "opencode database", false);
+    assertThat(OpencodeConversation.usage(db, request(SESSION, null, null)).usage())
+        .isEqualTo(expected);
+    assertThat(OpencodeConversation.usage(db, request(null, CWD, null)).usage())
+        .as("the newest session of the folder")
+        .isEqualTo(expected);
+    assertThat(OpencodeConversation.usage(db, request("ses_none", null, null)))
+        .isEqualTo(UsageReport.NONE);
+    assertThat(OpencodeConversation.usage(dir.resolve("none.db"), request(SESSION, null, null)))
+        .isEqualTo(UsageReport.NONE);
+  }
+
+  @Test
+  void theUsageIsReadAgainOnlyAfterTheDatabaseChanged() throws Exception {
+    Path db = fixture("conversation.db");
+    OpencodeConversation.Usages usages = new OpencodeConversation.Usages();
+    UsageReport first = usages.of(db, request(SESSION, null, null));
+    assertThat(first.usage().inputTokens()).isEqualTo(200L);
+    assertThat(usages.of(db, request(SESSION, null, null))).isSameAs(first);
+    Files.delete(dir.resolve("opencode.db-wal"));
+    Files.delete(db);
+    assertThat(usages.of(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
+  }
+
+  @Test
+  void aDatabaseCutShortHasNoUsageAndIsNotReadAgainUntilItChanges() throws Exception {
+    Path db = fixture("conversation.db");
+    Path wal = dir.resolve("opencode.db-wal");
+    byte[] whole = Files.readAllBytes(db);
+    byte[] log = Files.readAllBytes(wal);
+    Files.delete(wal);
+    Files.write(db, Arrays.copyOf(whole, 4096 * 2));
+    OpencodeConversation.Usages usages = new OpencodeConversation.Usages();
+    assertThat(usages.of(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
+    assertThat(usages.of(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
+    Files.write(db, whole);
+    Files.write(wal, log);
+    assertThat(usages.of(db, request(SESSION, null, null)).usage().turns()).isEqualTo(2L);
+  }
+
+  @Test
   void anotherFolderAnotherIdOrASessionOlderThanCliquesIsNotThisOne() throws Exception {
     Path db = fixture("conversation.db");
     assertThat(OpencodeConversation.turns(db, request(null, Path.of("/home/dev/other"), null)))
