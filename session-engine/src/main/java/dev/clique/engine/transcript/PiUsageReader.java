@@ -6,14 +6,15 @@ import com.fasterxml.jackson.databind.JsonNode;
  * pi's usage: each assistant {@code message} entry carries {@code usage} ({@code input}, {@code
  * output}, {@code cacheRead}, {@code cacheWrite}, {@code totalTokens}) and {@code model}, its
  * {@code input} already without the cached part. Each entry is one request, written once; a failed
- * one records zeros. Entries of a branch left with {@code /tree} were still used, so they count.
+ * one ({@code stopReason} {@code error}) records zeros and is no answer. Entries of a branch left
+ * with {@code /tree} were still used, so they count.
  */
 final class PiUsageReader implements UsageReader {
 
   static final String SOURCE = "pi session";
 
   private static final Fields FIELDS =
-      Fields.of("type", "message.role", "message.model", "message.usage");
+      Fields.of("type", "message.role", "message.model", "message.usage", "message.stopReason");
 
   private static final RawJson.StringField ASSISTANT = new RawJson.StringField("role", "assistant");
 
@@ -54,7 +55,8 @@ final class PiUsageReader implements UsageReader {
       if (!"message".equals(line.path("type").textValue())
           || !"assistant".equals(message.path("role").textValue())
           || usage == null
-          || !usage.isObject()) {
+          || !usage.isObject()
+          || "error".equals(message.path("stopReason").textValue())) {
         return;
       }
       answers++;
