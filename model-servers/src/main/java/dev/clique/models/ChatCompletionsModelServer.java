@@ -275,13 +275,18 @@ public final class ChatCompletionsModelServer extends ScriptedModelServer {
         .put("model", model);
   }
 
-  private static ObjectNode usage() {
+  /**
+   * The counts {@link #tokens()} says, as OpenAI writes them: the cached part inside the prompt.
+   */
+  private ObjectNode usage() {
+    Tokens tokens = tokens();
+    long prompt = tokens.input() + tokens.cacheRead();
     ObjectNode usage =
         JSON.createObjectNode()
-            .put("prompt_tokens", 10)
-            .put("completion_tokens", 5)
-            .put("total_tokens", 15);
-    usage.putObject("prompt_tokens_details").put("cached_tokens", 0);
+            .put("prompt_tokens", prompt)
+            .put("completion_tokens", tokens.output())
+            .put("total_tokens", prompt + tokens.output());
+    usage.putObject("prompt_tokens_details").put("cached_tokens", tokens.cacheRead());
     return usage;
   }
 }
