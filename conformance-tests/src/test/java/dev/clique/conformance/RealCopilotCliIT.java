@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.models.OpenAiModelServer;
+import dev.clique.models.ScriptedModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -40,6 +41,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
 class RealCopilotCliIT {
+  private static final ScriptedModelServer.Tokens TOKENS =
+      new ScriptedModelServer.Tokens(1234, 56, 700, 0);
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final Duration VISIBLE = OpenAiCliRig.VISIBLE;
@@ -50,6 +54,8 @@ class RealCopilotCliIT {
   void oneSessionFromFolderTrustThroughApprovalAndAnApiErrorToItsKill() throws Exception {
     SoftAssertions soft = new SoftAssertions();
     try (Rig rig = Rig.start("one", "")) {
+      // Each answer reports these counts; OpenAI counts the cached part inside its input.
+      rig.model.answering(TOKENS);
       rig.create(soft, null);
       rig.observe(
           "trust: folder trust screen",
@@ -221,6 +227,14 @@ class RealCopilotCliIT {
       soft.assertThat(turns)
           .as("the conversation, turn for turn, against %s", events)
           .isEqualTo(own);
+      // Three answers reported their tokens (the failed and limited tries none): the slow one,
+      // the command call and the answer after it.
+      Map<String, Long> sent = UsageProof.sent(TOKENS, 3);
+      soft.assertThat(
+              UsageProof.await(
+                  rig.engine, rig.admin, rig.id, "copilot-real", sent, Duration.ofSeconds(10)))
+          .as("usage read from Copilot's events, beside what the server sent")
+          .isEqualTo(sent);
       List<ProcessHandle> processes = rig.processes();
       System.err.printf(
           "[kill] session processes: %s%n",

@@ -55,6 +55,8 @@ class RealOpencodeIT {
 
   private static final String VERSION = AgentClis.pinned("opencode-ai");
   private static final String MODEL_LINE = "Build · Claude Scripted";
+  private static final ScriptedModelServer.Tokens TOKENS =
+      new ScriptedModelServer.Tokens(1234, 56, 700, 300);
   private static final String BUSY = "esc interrupt";
   private static final String PERMISSION = "Permission required";
   private static final String CHOICES = "Allow once";
@@ -104,6 +106,8 @@ class RealOpencodeIT {
   @Test
   void oneSessionThroughReadyStreamingPermissionApprovalDoneErrorAndKill() throws Exception {
     String command = "sleep 3 && echo built > build.log";
+    // Each answer reports these counts; Anthropic counts the cache apart from the input.
+    model.answering(TOKENS);
     model.then(
         new ScriptedModelServer.Step.SlowText(SLOW_ANSWER, 12, Duration.ofSeconds(8)),
         new ScriptedModelServer.Step.ShellCall(command, "Pretend to build the project"),
@@ -278,6 +282,14 @@ class RealOpencodeIT {
         .noneMatch(text -> text.contains("CLIQUE_ATTENTION_TOKEN"));
 
     JsonNode conversation = theConversationIsTheOneOpencodeItselfRecorded();
+    // Seven answers reported their tokens (the refused request and the limit's tries none): the
+    // slow one, the shell call and the answer after it, the question and the answer after it, the
+    // answers after the error and after the limit.
+    Map<String, Long> sent = UsageProof.sent(TOKENS, 7);
+    softly
+        .assertThat(UsageProof.await(engine, admin, id, "opencode-real", sent, seconds(10)))
+        .as("usage read from opencode's database, beside what the server sent")
+        .isEqualTo(sent);
     killStopsEveryProcess();
     restartResumesItsOwnSession(conversation);
   }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.models.AnthropicModelServer;
+import dev.clique.models.ScriptedModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -51,6 +52,8 @@ class RealPiIT {
   /** How long the CLI may take to come up, or the model to be asked. */
   static final Duration STARTUP = Duration.ofSeconds(45);
 
+  private static final ScriptedModelServer.Tokens TOKENS =
+      new ScriptedModelServer.Tokens(1234, 56, 700, 300);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final String BANNER = "v" + AgentClis.pinned("@earendil-works/pi-coding-agent");
@@ -106,6 +109,8 @@ class RealPiIT {
         "Here is a slow answer that streams in many small pieces while the model talks about"
             + " the build, the tests and the release notes. That is all for now.";
     String command = "sleep 2 && rm -rf ./scratch && echo cleaned > clean.log";
+    // Each answer reports these counts; Anthropic counts the cache apart from the input.
+    model.answering(TOKENS);
     model.then(
         new Step.SlowText(slow, 12, Duration.ofSeconds(8)),
         new Step.ShellCall(command, "Clean the scratch folder"),
@@ -217,6 +222,13 @@ class RealPiIT {
     watch.expectState("answer after the usage limit", afterLimit, "idle");
 
     JsonNode conversation = checkConversation();
+    // Five answers reported their tokens (the failed request and the limit's tries none): the
+    // slow one, the shell call and the answer after it, the answers after the error and the limit.
+    Map<String, Long> sent = UsageProof.sent(TOKENS, 5);
+    softly
+        .assertThat(UsageProof.await(engine, admin, id, "pi-real   ", sent, seconds(10)))
+        .as("usage read from pi's session file, beside what the server sent")
+        .isEqualTo(sent);
     checkKill();
     checkRestartResumes(conversation);
   }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.conformance.ScreenWatch.Look;
 import dev.clique.models.ChatCompletionsModelServer;
+import dev.clique.models.ScriptedModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
 import java.io.IOException;
 import java.net.http.HttpResponse;
@@ -57,6 +58,8 @@ class RealQwenCodeIT {
   /** How long the CLI may take to come up, or the model to be asked. */
   static final Duration STARTUP = Duration.ofSeconds(60);
 
+  private static final ScriptedModelServer.Tokens TOKENS =
+      new ScriptedModelServer.Tokens(1234, 56, 700, 0);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final String BANNER =
@@ -104,6 +107,8 @@ class RealQwenCodeIT {
     // Qwen Code blocks "sleep N && ..." itself (it asks for background commands): perl waits.
     // Silent for longer than the engine's proof window (8 s, then 4 s still).
     String command = "perl -e 'select(undef,undef,undef,14)' && echo built > build.log";
+    // Each answer reports these counts; OpenAI counts the cached part inside its input.
+    model.answering(TOKENS);
     model.then(
         new Step.SlowText(slow, 12, Duration.ofSeconds(10)),
         new Step.ShellCall(command, "Pretend to build the project"),
@@ -260,6 +265,13 @@ class RealQwenCodeIT {
             s -> ready(s) && s.contains("Answered after the limit."),
             Duration.ofSeconds(30));
     watch.expectState("answer after the usage limit", afterLimit, "idle");
+    // Five answers reported their tokens (the failed request and the limit's tries none): the
+    // slow one, the shell call and the answer after it, the answers after the error and the limit.
+    Map<String, Long> usageSent = UsageProof.sent(TOKENS, 5);
+    softly
+        .assertThat(UsageProof.await(engine, admin, id, "qwen-real", usageSent, seconds(10)))
+        .as("usage read from Qwen Code's chat file, beside what the server sent")
+        .isEqualTo(usageSent);
     killLeavesNoProcess();
   }
 
