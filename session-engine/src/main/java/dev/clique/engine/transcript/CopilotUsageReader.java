@@ -63,7 +63,7 @@ final class CopilotUsageReader implements UsageReader {
       Long read = TokenCount.of(usage.get("cacheReadTokens"));
       Long written = TokenCount.of(usage.get("cacheWriteTokens"));
       if (in != null) {
-        input.add(Math.max(0, in - zero(read) - zero(written)));
+        input.add(Math.max(0, in - TokenCount.orZero(read) - TokenCount.orZero(written)));
         context = in;
         basis.prompt(in);
       }
@@ -95,10 +95,6 @@ final class CopilotUsageReader implements UsageReader {
               partial),
           null,
           basis.basis(null));
-    }
-
-    private static long zero(Long value) {
-      return value == null ? 0 : value;
     }
   }
 }

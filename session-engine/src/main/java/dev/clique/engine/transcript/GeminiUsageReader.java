@@ -114,10 +114,10 @@ final class GeminiUsageReader implements UsageReader {
         Long thought = TokenCount.of(tokens.get("thoughts"));
         if (in != null) {
           // The tool-use prompt is input too: Gemini's total counts it beside the prompt.
-          input.add(Math.max(0, in - zero(cachedHere)) + zero(tool));
+          input.add(Math.max(0, in - TokenCount.orZero(cachedHere)) + TokenCount.orZero(tool));
         }
         if (out != null || thought != null) {
-          output.add(zero(out) + zero(thought));
+          output.add(TokenCount.orZero(out) + TokenCount.orZero(thought));
         }
         cached.add(tokens.get("cached"));
         thoughts.add(tokens.get("thoughts"));
@@ -137,10 +137,6 @@ final class GeminiUsageReader implements UsageReader {
               partial),
           null,
           basis.basis(null));
-    }
-
-    private static long zero(Long value) {
-      return value == null ? 0 : value;
     }
   }
 }

@@ -31,8 +31,14 @@ final class OpencodeUsage implements UsageReader.Tally {
       return;
     }
     JsonNode cache = tokens.path("cache");
-    long prompt = zero(tokens.get("input")) + zero(cache.get("read")) + zero(cache.get("write"));
-    if (prompt + zero(tokens.get("output")) + zero(tokens.get("reasoning")) == 0) {
+    long prompt =
+        TokenCount.orZero(tokens.get("input"))
+            + TokenCount.orZero(cache.get("read"))
+            + TokenCount.orZero(cache.get("write"));
+    if (prompt
+            + TokenCount.orZero(tokens.get("output"))
+            + TokenCount.orZero(tokens.get("reasoning"))
+        == 0) {
       return; // a request that failed: nothing was sent back, nothing counted
     }
     answers++;
@@ -49,11 +55,6 @@ final class OpencodeUsage implements UsageReader.Tally {
       context = prompt;
       basis.prompt(context);
     }
-  }
-
-  private static long zero(JsonNode count) {
-    Long value = TokenCount.of(count);
-    return value == null ? 0 : Math.max(0, value);
   }
 
   @Override

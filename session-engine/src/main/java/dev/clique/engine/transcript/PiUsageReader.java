@@ -68,15 +68,17 @@ final class PiUsageReader implements UsageReader {
       cacheRead.add(usage.get("cacheRead"));
       cacheWrite.add(usage.get("cacheWrite"));
       Long in = TokenCount.of(usage.get("input"));
-      if (in != null && in + zero(usage.get("cacheRead")) + zero(usage.get("cacheWrite")) > 0) {
-        context = in + zero(usage.get("cacheRead")) + zero(usage.get("cacheWrite"));
+      if (in != null
+          && in
+                  + TokenCount.orZero(usage.get("cacheRead"))
+                  + TokenCount.orZero(usage.get("cacheWrite"))
+              > 0) {
+        context =
+            in
+                + TokenCount.orZero(usage.get("cacheRead"))
+                + TokenCount.orZero(usage.get("cacheWrite"));
         basis.prompt(context);
       }
-    }
-
-    private static long zero(JsonNode count) {
-      Long value = TokenCount.of(count);
-      return value == null ? 0 : value;
     }
 
     @Override

@@ -28,4 +28,14 @@ final class TokenCount {
   static Long of(JsonNode node) {
     return node != null && node.isNumber() ? node.asLong() : null;
   }
+
+  /** The count {@code node} holds, as a sum takes it: 0 when it holds none, never below 0. */
+  static long orZero(JsonNode node) {
+    return orZero(of(node));
+  }
+
+  /** {@code count}, 0 when it is unknown, never below 0. */
+  static long orZero(Long count) {
+    return count == null ? 0 : Math.max(0, count);
+  }
 }
