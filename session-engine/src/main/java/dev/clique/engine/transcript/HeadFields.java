@@ -12,7 +12,6 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,15 +32,7 @@ final class HeadFields {
   private record Key(Path file, Object fileKey, List<String> pointers) {}
 
   private final AtomicLong bytesRead;
-  private final Map<Key, Map<String, String>> remembered =
-      new LinkedHashMap<>(64, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Key, Map<String, String>> eldest) {
-          return size() > MAX_REMEMBERED;
-        }
-      };
+  private final Map<Key, Map<String, String>> remembered = RecentlyUsed.map(MAX_REMEMBERED);
 
   HeadFields(AtomicLong bytesRead) {
     this.bytesRead = bytesRead;

@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -144,15 +143,7 @@ final class OpencodeConversation {
 
     private record Kept(Stamp stamp, UsageReport report) {}
 
-    private final Map<String, Kept> kept =
-        new LinkedHashMap<>(16, 0.75f, true) {
-          private static final long serialVersionUID = 1L;
-
-          @Override
-          protected boolean removeEldestEntry(Map.Entry<String, Kept> eldest) {
-            return size() > MAX_SESSIONS;
-          }
-        };
+    private final Map<String, Kept> kept = RecentlyUsed.map(MAX_SESSIONS);
 
     /** {@link OpencodeConversation#usage}, read again only when the database changed. */
     UsageReport of(Path db, TranscriptRequest request) {

@@ -6,7 +6,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,15 +22,7 @@ final class TailCache {
   private final AtomicLong bytesRead = new AtomicLong();
   private final HeadFields heads = new HeadFields(bytesRead);
 
-  private final Map<Path, TailWindow> windows =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Path, TailWindow> eldest) {
-          return size() > MAX_FILES;
-        }
-      };
+  private final Map<Path, TailWindow> windows = RecentlyUsed.map(MAX_FILES);
 
   /**
    * The turns of {@code file} read by {@code reader}; [] when the file is not there or is not a

@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -78,14 +77,7 @@ public final class Transcripts {
   private final OpencodeConversation.Usages opencodeUsages = new OpencodeConversation.Usages();
 
   private final Map<TranscriptRoots, Map<String, Source>> sourcesByRoots =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<TranscriptRoots, Map<String, Source>> e) {
-          return size() > MAX_ROOTS;
-        }
-      };
+      RecentlyUsed.map(MAX_ROOTS);
 
   /**
    * A reader of the transcripts under these roots, on the system clock and time zone (Codex names

@@ -6,7 +6,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -23,21 +22,12 @@ final class UsageCache {
   static final int MAX_SUBAGENT_FILES = 512;
 
   private final AtomicLong bytesRead;
-  private final int capacity;
 
-  private final Map<Path, UsageFile> files =
-      new LinkedHashMap<>(16, 0.75f, true) {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Path, UsageFile> eldest) {
-          return size() > capacity;
-        }
-      };
+  private final Map<Path, UsageFile> files;
 
   UsageCache(AtomicLong bytesRead, int capacity) {
     this.bytesRead = bytesRead;
-    this.capacity = capacity;
+    this.files = RecentlyUsed.map(capacity);
   }
 
   /**
