@@ -192,10 +192,11 @@ public final class Usage {
   }
 
   /**
-   * The kind of file the engine read.
+   * The kind of file the engine read, and the records it left out of the sums, if any.
    *
-   * @return e.g. {@code "claude transcript"}, {@code "codex rollout"}, {@code "gemini chat"};
-   *     {@code ""} when not said
+   * @return e.g. {@code "claude transcript"}, {@code "codex rollout"}, {@code "gemini chat"}, or
+   *     {@code "claude transcript; left out: 1 record cut short"} when a record could not be
+   *     summed; {@code ""} when not said
    */
   public String source() {
     return source;

@@ -140,7 +140,12 @@ final class Schemas {
             "integer",
             "How many answers of the session's own conversation the sums cover (its sub-agents' are"
                 + " in the sums, not here)."));
-    p.put("source", typed("string", "The file read: claude transcript, codex rollout, ..."));
+    p.put(
+        "source",
+        typed(
+            "string",
+            "The file read: claude transcript, codex rollout, ...; and the records left out of"
+                + " the sums, if any (\"; left out: 1 record cut short\")."));
     p.put("partial", typed("boolean", "True when only the end of a huge file was summed."));
     p.put(
         "cost_usd_estimate",

@@ -16,67 +16,79 @@ import java.util.Set;
  * turns, the model or the context; today's sub-agents write files of their own ({@link
  * #subagentFiles}), whose records are side chains too. No record says the context window.
  */
-final class ClaudeUsageReader implements UsageReader {
+final class ClaudeUsageReader extends UsageReader {
 
   static final String SOURCE = "claude transcript";
 
-  private static final Fields FIELDS =
-      Fields.of("type", "isSidechain", "requestId", "message.id", "message.model", "message.usage");
-
-  private static final RawJson.StringField ASSISTANT = new RawJson.StringField("type", "assistant");
+  private static final Counts COUNTS =
+      Counts.required("input_tokens", "output_tokens")
+          .optional(
+              "cache_read_input_tokens",
+              "cache_creation_input_tokens",
+              "cache_creation.ephemeral_5m_input_tokens",
+              "cache_creation.ephemeral_1h_input_tokens",
+              "output_tokens_details.thinking_tokens");
 
   /** Response ids kept to pass over a response written again later; its blocks are adjacent. */
   private static final int REMEMBERED = 256;
 
-  @Override
-  public String source() {
-    return SOURCE;
+  ClaudeUsageReader() {
+    super(
+        SOURCE,
+        Fields.of(
+            "type", "isSidechain", "requestId", "message.id", "message.model", "message.usage"),
+        new RawJson.StringField("type", "assistant"));
   }
 
   @Override
-  public Fields fields() {
-    return FIELDS;
-  }
-
-  @Override
-  public boolean mayMatter(byte[] bytes, int start, int end) {
-    return ASSISTANT.in(bytes, start, end);
-  }
-
-  @Override
-  public Tally tally() {
+  Tally tally() {
     return new ClaudeTally();
   }
 
   @Override
-  public SubagentFiles subagentFiles(Path sessionFile) throws IOException {
+  SubagentFiles subagentFiles(Path sessionFile) throws IOException {
     return ClaudeSubagents.of(sessionFile);
   }
 
   /** One API response, as its last record so far tells it. */
-  private record Response(String id, JsonNode usage, String model, boolean sidechain) {}
+  private record Response(String id, JsonNode usage, String model, boolean sidechain) {
 
-  private static final class ClaudeTally implements Tally {
-    private final TokenCount input = new TokenCount();
-    private final TokenCount output = new TokenCount();
-    private final TokenCount cacheRead = new TokenCount();
-    private final TokenCount cacheWrite = new TokenCount();
-    private final TokenCount reasoning = new TokenCount();
-    private final TokenCount longWrites = new TokenCount();
-    private final CostBasis.Tally basis = new CostBasis.Tally(true);
-    private long turns;
-    private long responses;
-    private String model;
+    /** Counts this response into {@code sums}. */
+    void countInto(UsageSums sums) {
+      Long prompt = contextOf(usage);
+      if (sidechain) {
+        sums.sideAnswer(model, prompt);
+      } else {
+        sums.answer(model, prompt);
+      }
+      sums.input(TokenCount.of(usage.get("input_tokens")))
+          .output(TokenCount.of(usage.get("output_tokens")))
+          .cacheRead(TokenCount.of(usage.get("cache_read_input_tokens")))
+          .cacheWrite(TokenCount.of(usage.get("cache_creation_input_tokens")))
+          .reasoning(TokenCount.of(usage.path("output_tokens_details").get("thinking_tokens")))
+          // the one-hour cache writes, when the record splits its writes by lifetime
+          .cacheWriteLong(
+              TokenCount.of(usage.path("cache_creation").get("ephemeral_1h_input_tokens")));
+    }
 
-    /** The model of the last side-chain answer: the model of a file that holds no other. */
-    private String sideModel;
+    /** The whole input of the request: fresh, read from the cache and written to it. */
+    private static Long contextOf(JsonNode usage) {
+      return TokenCount.orZero(usage.get("input_tokens"))
+          + TokenCount.orZero(usage.get("cache_read_input_tokens"))
+          + TokenCount.orZero(usage.get("cache_creation_input_tokens"));
+    }
+  }
 
-    private Long context;
+  private static final class ClaudeTally extends SummingTally {
 
     /** The response being read: more of its blocks may follow, so it is not counted yet. */
     private Response pending;
 
     private final Set<String> counted = new LinkedHashSet<>();
+
+    ClaudeTally() {
+      super(SOURCE, true);
+    }
 
     @Override
     public void add(JsonNode line) {
@@ -85,12 +97,15 @@ final class ClaudeUsageReader implements UsageReader {
       }
       JsonNode message = line.path("message");
       JsonNode usage = message.get("usage");
-      if (usage == null || !usage.isObject()) {
+      if (usage == null) {
         return;
       }
       String lineModel = message.path("model").textValue();
       if (lineModel != null && lineModel.startsWith("<")) {
         return; // "<synthetic>": a message Claude Code wrote itself, no request behind it
+      }
+      if (!summable(COUNTS, usage)) {
+        return;
       }
       String id = message.path("id").textValue();
       if (id == null) {
@@ -98,8 +113,6 @@ final class ClaudeUsageReader implements UsageReader {
       }
       Response response =
           new Response(id, usage, lineModel, line.path("isSidechain").asBoolean(false));
-      basis.model(lineModel);
-      basis.prompt(contextOf(usage));
       if (pending != null && id != null && id.equals(pending.id())) {
         pending = response; // another block of the same response
         return;
@@ -114,21 +127,7 @@ final class ClaudeUsageReader implements UsageReader {
     }
 
     private void count(Response response) {
-      JsonNode usage = response.usage();
-      input.add(usage.get("input_tokens"));
-      output.add(usage.get("output_tokens"));
-      cacheRead.add(usage.get("cache_read_input_tokens"));
-      cacheWrite.add(usage.get("cache_creation_input_tokens"));
-      reasoning.add(usage.path("output_tokens_details").get("thinking_tokens"));
-      longWrites.add(longWrites(usage));
-      responses++;
-      if (!response.sidechain()) {
-        turns++;
-        model = response.model() == null ? model : response.model();
-        context = contextOf(usage);
-      } else if (response.model() != null) {
-        sideModel = response.model();
-      }
+      response.countInto(sums);
       if (response.id() != null) {
         counted.add(response.id());
         if (counted.size() > REMEMBERED) {
@@ -137,70 +136,15 @@ final class ClaudeUsageReader implements UsageReader {
       }
     }
 
-    /** The one-hour cache writes of a response, when its record splits its writes by lifetime. */
-    private static JsonNode longWrites(JsonNode usage) {
-      return usage.path("cache_creation").get("ephemeral_1h_input_tokens");
-    }
-
-    /** The whole input of one request: fresh, read from the cache and written to it. */
-    private static Long contextOf(JsonNode usage) {
-      Long sum = null;
-      for (String field :
-          new String[] {"input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"}) {
-        sum = plus(sum, TokenCount.of(usage.get(field)));
-      }
-      return sum;
-    }
-
     @Override
     public UsageReport report(boolean partial) {
+      if (pending == null) {
+        return super.report(partial);
+      }
       // The response being read counts as it stands; it stays open for blocks to come.
-      JsonNode last = pending == null ? null : pending.usage();
-      boolean main = pending != null && !pending.sidechain();
-      Usage usage =
-          new Usage(
-              modelSoFar(main),
-              plus(input.value(), field(last, "input_tokens")),
-              plus(output.value(), field(last, "output_tokens")),
-              plus(cacheRead.value(), field(last, "cache_read_input_tokens")),
-              plus(cacheWrite.value(), field(last, "cache_creation_input_tokens")),
-              plus(
-                  reasoning.value(),
-                  last == null
-                      ? null
-                      : TokenCount.of(last.path("output_tokens_details").get("thinking_tokens"))),
-              turns + (main ? 1 : 0),
-              main ? contextOf(last) : context,
-              null,
-              SOURCE,
-              partial);
-      Long longWritten =
-          plus(longWrites.value(), last == null ? null : TokenCount.of(longWrites(last)));
-      return responses == 0 && pending == null
-          ? UsageReport.NONE
-          : new UsageReport(usage, null, basis.basis(longWritten));
+      UsageSums now = sums.copy();
+      pending.countInto(now);
+      return report(now, partial);
     }
-
-    /** The main conversation's last model; only for a file without one, its side chains'. */
-    private String modelSoFar(boolean pendingIsMain) {
-      if (pendingIsMain && pending.model() != null) {
-        return pending.model();
-      }
-      if (model != null || turns > 0) {
-        return model;
-      }
-      return pending != null && pending.model() != null ? pending.model() : sideModel;
-    }
-
-    private static Long field(JsonNode usage, String name) {
-      return usage == null ? null : TokenCount.of(usage.get(name));
-    }
-  }
-
-  static Long plus(Long a, Long b) {
-    if (a == null) {
-      return b;
-    }
-    return b == null ? a : a + b;
   }
 }

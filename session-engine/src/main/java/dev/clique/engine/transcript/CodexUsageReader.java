@@ -1,6 +1,7 @@
 package dev.clique.engine.transcript;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -17,41 +18,47 @@ import java.util.Map;
  * reasoning: the sums take the cached part out of the input, as {@link Usage} counts. The totals
  * are Codex's own, so only the count of answers depends on how much of the file was read.
  */
-final class CodexUsageReader implements UsageReader {
+final class CodexUsageReader extends UsageReader {
 
   static final String SOURCE = "codex rollout";
 
-  private static final Fields FIELDS =
-      Fields.of(
-          "timestamp",
-          "type",
-          "payload.type",
-          "payload.model",
-          "payload.info",
-          "payload.rate_limits");
+  /** The counts of a {@code total_token_usage}. */
+  private static final Counts TOTAL =
+      Counts.required("input_tokens", "output_tokens")
+          .optional(
+              "cached_input_tokens",
+              "cache_write_input_tokens",
+              "reasoning_output_tokens",
+              "total_tokens");
 
-  private static final RawJson.StringField TOKEN_COUNT =
-      new RawJson.StringField("type", "token_count");
-  private static final RawJson.StringField TURN_CONTEXT =
-      new RawJson.StringField("type", "turn_context");
+  /** The counts of a {@code last_token_usage}: only its input is read (the context). */
+  private static final Counts LAST =
+      Counts.required("input_tokens")
+          .optional(
+              "output_tokens",
+              "cached_input_tokens",
+              "cache_write_input_tokens",
+              "reasoning_output_tokens",
+              "total_tokens");
 
-  @Override
-  public String source() {
-    return SOURCE;
+  private static final Counts WINDOW = Counts.required().optional("model_context_window");
+
+  CodexUsageReader() {
+    super(
+        SOURCE,
+        Fields.of(
+            "timestamp",
+            "type",
+            "payload.type",
+            "payload.model",
+            "payload.info",
+            "payload.rate_limits"),
+        new RawJson.StringField("type", "token_count"),
+        new RawJson.StringField("type", "turn_context"));
   }
 
   @Override
-  public Fields fields() {
-    return FIELDS;
-  }
-
-  @Override
-  public boolean mayMatter(byte[] bytes, int start, int end) {
-    return TOKEN_COUNT.in(bytes, start, end) || TURN_CONTEXT.in(bytes, start, end);
-  }
-
-  @Override
-  public Tally tally() {
+  Tally tally() {
     return new CodexTally();
   }
 
@@ -64,6 +71,7 @@ final class CodexUsageReader implements UsageReader {
     private String model;
     private Limits limits;
     private final CostBasis.Tally basis = new CostBasis.Tally(false);
+    private RecordsLeftOut leftOut = RecordsLeftOut.NONE;
 
     @Override
     public void add(JsonNode line) {
@@ -80,6 +88,12 @@ final class CodexUsageReader implements UsageReader {
       }
       JsonNode info = payload.path("info");
       JsonNode total = info.get("total_token_usage");
+      JsonNode last = info.get("last_token_usage");
+      RecordsLeftOut.Why fault = fault(info, total, last);
+      if (fault != null) {
+        leftOut(fault); // the whole event: its totals, its last request and its limits
+        return;
+      }
       if (total != null && total.isObject()) {
         // Codex repeats the event when only the limits changed: an answer is a total that moved.
         Long sum = TokenCount.of(total.get("total_tokens"));
@@ -89,7 +103,6 @@ final class CodexUsageReader implements UsageReader {
         totals = total;
         lastTotal = sum;
       }
-      JsonNode last = info.get("last_token_usage");
       if (last != null && last.isObject()) {
         context = TokenCount.of(last.get("input_tokens"));
         basis.prompt(context);
@@ -98,6 +111,20 @@ final class CodexUsageReader implements UsageReader {
       window = size == null ? window : size;
       Limits told = limits(payload.get("rate_limits"), line.path("timestamp").textValue());
       limits = told == null ? limits : told;
+    }
+
+    /** What is wrong with the counts of an event's {@code info}, or {@code null}. */
+    private static RecordsLeftOut.Why fault(JsonNode info, JsonNode total, JsonNode last) {
+      RecordsLeftOut.Why fault = total == null || total.isNull() ? null : TOTAL.fault(total);
+      if (fault == null && last != null && !last.isNull()) {
+        fault = LAST.fault(last);
+      }
+      return fault == null && info.isObject() ? WINDOW.fault(info) : fault;
+    }
+
+    @Override
+    public void leftOut(RecordsLeftOut.Why why) {
+      leftOut = leftOut.plus(why);
     }
 
     /**
@@ -146,33 +173,29 @@ final class CodexUsageReader implements UsageReader {
 
     @Override
     public UsageReport report(boolean partial) {
-      Usage usage = null;
-      if (totals != null) {
-        Long input = TokenCount.of(totals.get("input_tokens"));
-        Long cached = TokenCount.of(totals.get("cached_input_tokens"));
-        Long written = TokenCount.of(totals.get("cache_write_input_tokens"));
-        Long fresh =
-            input == null
-                ? null
-                : Math.max(
-                    0, input - (cached == null ? 0 : cached) - (written == null ? 0 : written));
-        usage =
-            new Usage(
-                model,
-                fresh,
-                TokenCount.of(totals.get("output_tokens")),
-                cached,
-                written,
-                TokenCount.of(totals.get("reasoning_output_tokens")),
-                turns,
-                context,
-                window,
-                SOURCE,
-                partial);
+      if (totals == null && leftOut.none()) {
+        return limits == null ? UsageReport.NONE : new UsageReport(null, limits);
       }
-      return usage == null && limits == null
-          ? UsageReport.NONE
-          : new UsageReport(usage, limits, basis.basis(null));
+      JsonNode sums = totals == null ? MissingNode.getInstance() : totals;
+      Long input = TokenCount.of(sums.get("input_tokens"));
+      Long cached = TokenCount.of(sums.get("cached_input_tokens"));
+      Long written = TokenCount.of(sums.get("cache_write_input_tokens"));
+      Usage usage =
+          new Usage(
+              model,
+              input == null
+                  ? null
+                  : Math.max(0, input - TokenCount.orZero(cached) - TokenCount.orZero(written)),
+              TokenCount.of(sums.get("output_tokens")),
+              cached,
+              written,
+              TokenCount.of(sums.get("reasoning_output_tokens")),
+              turns,
+              context,
+              window,
+              leftOut.describe(SOURCE),
+              partial);
+      return new UsageReport(usage, limits, basis.basis(null), leftOut);
     }
   }
 }

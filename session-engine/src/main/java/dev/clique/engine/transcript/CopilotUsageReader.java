@@ -9,92 +9,50 @@ import com.fasterxml.jackson.databind.JsonNode;
  * part as OpenAI's does: the sums follow {@link Usage}'s counting. The context is the last
  * request's whole input; its window ({@code maxPromptTokens}) is recorded too.
  */
-final class CopilotUsageReader implements UsageReader {
+final class CopilotUsageReader extends UsageReader {
 
   static final String SOURCE = "copilot events";
 
-  private static final Fields FIELDS = Fields.of("type", "data.usage");
+  private static final Counts COUNTS =
+      Counts.required("inputTokens", "outputTokens")
+          .optional("cacheReadTokens", "cacheWriteTokens", "reasoningTokens", "maxPromptTokens");
 
-  private static final RawJson.StringField USAGE_RECORD =
-      new RawJson.StringField("type", "session.usage_record");
-
-  @Override
-  public String source() {
-    return SOURCE;
+  CopilotUsageReader() {
+    super(
+        SOURCE,
+        Fields.of("type", "data.usage"),
+        new RawJson.StringField("type", "session.usage_record"));
   }
 
   @Override
-  public Fields fields() {
-    return FIELDS;
-  }
-
-  @Override
-  public boolean mayMatter(byte[] bytes, int start, int end) {
-    return USAGE_RECORD.in(bytes, start, end);
-  }
-
-  @Override
-  public Tally tally() {
+  Tally tally() {
     return new CopilotTally();
   }
 
-  private static final class CopilotTally implements Tally {
-    private final TokenCount input = new TokenCount();
-    private final TokenCount output = new TokenCount();
-    private final TokenCount cacheRead = new TokenCount();
-    private final TokenCount cacheWrite = new TokenCount();
-    private final TokenCount reasoning = new TokenCount();
-    private long requests;
-    private String model;
-    private Long context;
-    private Long window;
-    private final CostBasis.Tally basis = new CostBasis.Tally(false);
-
-    @Override
-    public void add(JsonNode line) {
-      JsonNode usage = line.path("data").path("usage");
-      if (!"session.usage_record".equals(line.path("type").textValue()) || !usage.isObject()) {
-        return;
-      }
-      requests++;
-      model = usage.path("model").isTextual() ? usage.path("model").textValue() : model;
-      basis.model(usage.path("model").textValue());
-      Long in = TokenCount.of(usage.get("inputTokens"));
-      Long read = TokenCount.of(usage.get("cacheReadTokens"));
-      Long written = TokenCount.of(usage.get("cacheWriteTokens"));
-      if (in != null) {
-        input.add(Math.max(0, in - TokenCount.orZero(read) - TokenCount.orZero(written)));
-        context = in;
-        basis.prompt(in);
-      }
-      output.add(usage.get("outputTokens"));
-      cacheRead.add(usage.get("cacheReadTokens"));
-      cacheWrite.add(usage.get("cacheWriteTokens"));
-      reasoning.add(usage.get("reasoningTokens"));
-      Long max = TokenCount.of(usage.get("maxPromptTokens"));
-      window = max == null ? window : max;
+  private static final class CopilotTally extends SummingTally {
+    CopilotTally() {
+      super(SOURCE, false);
     }
 
     @Override
-    public UsageReport report(boolean partial) {
-      if (requests == 0) {
-        return UsageReport.NONE;
+    public void add(JsonNode line) {
+      JsonNode usage = line.path("data").get("usage");
+      if (!"session.usage_record".equals(line.path("type").textValue()) || usage == null) {
+        return;
       }
-      return new UsageReport(
-          new Usage(
-              model,
-              input.value(),
-              output.value(),
-              cacheRead.value(),
-              cacheWrite.value(),
-              reasoning.value(),
-              requests,
-              context,
-              window,
-              SOURCE,
-              partial),
-          null,
-          basis.basis(null));
+      if (!summable(COUNTS, usage)) {
+        return;
+      }
+      long input = TokenCount.orZero(usage.get("inputTokens"));
+      Long read = TokenCount.of(usage.get("cacheReadTokens"));
+      Long written = TokenCount.of(usage.get("cacheWriteTokens"));
+      sums.answer(usage.path("model").textValue(), input)
+          .input(Math.max(0, input - TokenCount.orZero(read) - TokenCount.orZero(written)))
+          .output(TokenCount.of(usage.get("outputTokens")))
+          .cacheRead(read)
+          .cacheWrite(written)
+          .reasoning(TokenCount.of(usage.get("reasoningTokens")))
+          .window(TokenCount.of(usage.get("maxPromptTokens")));
     }
   }
 }

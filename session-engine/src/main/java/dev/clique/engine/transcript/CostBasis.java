@@ -31,6 +31,15 @@ public record CostBasis(
       this.writesApartFromInput = writesApartFromInput;
     }
 
+    /** This basis as it stands, to go on from without changing it. */
+    Tally copy() {
+      Tally copy = new Tally(writesApartFromInput);
+      copy.firstModel = firstModel;
+      copy.mixed = mixed;
+      copy.largestPrompt = largestPrompt;
+      return copy;
+    }
+
     /** An answer by {@code model}, when its record names one. */
     void model(String model) {
       if (model == null) {

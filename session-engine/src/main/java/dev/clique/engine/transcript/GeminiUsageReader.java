@@ -13,54 +13,48 @@ import java.util.Map;
  * leaves the thoughts out: the sums follow {@link Usage}'s counting. No cache writes and no context
  * window are recorded.
  */
-final class GeminiUsageReader implements UsageReader {
+final class GeminiUsageReader extends UsageReader {
 
   static final String SOURCE = "gemini chat";
 
-  private static final Fields FIELDS =
-      Fields.of(
-          "id",
-          "type",
-          "model",
-          "tokens",
-          "$set.messages.id",
-          "$set.messages.type",
-          "$set.messages.model",
-          "$set.messages.tokens",
-          "messages.id",
-          "messages.type",
-          "messages.model",
-          "messages.tokens");
+  private static final Counts COUNTS =
+      Counts.required("input", "output").optional("cached", "thoughts", "tool", "total");
 
-  private static final RawJson.StringField GEMINI = new RawJson.StringField("type", "gemini");
-
-  @Override
-  public String source() {
-    return SOURCE;
+  GeminiUsageReader() {
+    super(
+        SOURCE,
+        Fields.of(
+            "id",
+            "type",
+            "model",
+            "tokens",
+            "$set.messages.id",
+            "$set.messages.type",
+            "$set.messages.model",
+            "$set.messages.tokens",
+            "messages.id",
+            "messages.type",
+            "messages.model",
+            "messages.tokens"),
+        new RawJson.StringField("type", "gemini"));
   }
 
   @Override
-  public Fields fields() {
-    return FIELDS;
-  }
-
-  @Override
-  public boolean mayMatter(byte[] bytes, int start, int end) {
-    return GEMINI.in(bytes, start, end);
-  }
-
-  @Override
-  public Tally tally() {
+  Tally tally() {
     return new GeminiTally();
   }
 
-  private static final class GeminiTally implements Tally {
-    /** The tokens of each answer by message id; memory grows with answers, not with bytes. */
-    private final Map<String, JsonNode> tokensById = new LinkedHashMap<>();
+  private static final class GeminiTally extends SummingTally {
+    /**
+     * Each answer's last copy by message id, in the order the answers came; memory grows with
+     * answers, not with bytes.
+     */
+    private final Map<String, JsonNode> answers = new LinkedHashMap<>();
 
-    private String model;
-    private Long context;
-    private final CostBasis.Tally basis = new CostBasis.Tally(false);
+    /** Its sums hold only the records left out: an answer counts as its last copy says. */
+    GeminiTally() {
+      super(SOURCE, false);
+    }
 
     /** A message line, a {@code $set} of the message list, or a document's {@code messages}. */
     @Override
@@ -83,60 +77,31 @@ final class GeminiUsageReader implements UsageReader {
       if (id == null
           || !id.isTextual()
           || !"gemini".equals(message.path("type").textValue())
-          || tokens == null
-          || !tokens.isObject()) {
+          || tokens == null) {
         return;
       }
-      tokensById.put(id.textValue(), tokens);
-      String named = message.path("model").textValue();
-      model = named == null ? model : named;
-      basis.model(named);
-      Long input = TokenCount.of(tokens.get("input"));
-      Long tool = TokenCount.of(tokens.get("tool"));
-      context = input == null ? context : input + (tool == null ? 0 : tool);
-      basis.prompt(input == null ? null : context);
+      if (summable(COUNTS, tokens)) { // else an earlier copy that could be summed still counts
+        answers.put(id.textValue(), message);
+      }
     }
 
     @Override
     public UsageReport report(boolean partial) {
-      if (tokensById.isEmpty()) {
-        return UsageReport.NONE;
+      UsageSums now = sums.copy();
+      for (JsonNode message : answers.values()) {
+        JsonNode tokens = message.get("tokens");
+        long input = TokenCount.orZero(tokens.get("input"));
+        long tool = TokenCount.orZero(tokens.get("tool"));
+        Long cached = TokenCount.of(tokens.get("cached"));
+        Long thoughts = TokenCount.of(tokens.get("thoughts"));
+        // The tool-use prompt is input too: Gemini's total counts it beside the prompt.
+        now.answer(message.path("model").textValue(), input + tool)
+            .input(Math.max(0, input - TokenCount.orZero(cached)) + tool)
+            .output(TokenCount.orZero(tokens.get("output")) + TokenCount.orZero(thoughts))
+            .cacheRead(cached)
+            .reasoning(thoughts);
       }
-      TokenCount input = new TokenCount();
-      TokenCount output = new TokenCount();
-      TokenCount cached = new TokenCount();
-      TokenCount thoughts = new TokenCount();
-      for (JsonNode tokens : tokensById.values()) {
-        Long in = TokenCount.of(tokens.get("input"));
-        Long cachedHere = TokenCount.of(tokens.get("cached"));
-        Long tool = TokenCount.of(tokens.get("tool"));
-        Long out = TokenCount.of(tokens.get("output"));
-        Long thought = TokenCount.of(tokens.get("thoughts"));
-        if (in != null) {
-          // The tool-use prompt is input too: Gemini's total counts it beside the prompt.
-          input.add(Math.max(0, in - TokenCount.orZero(cachedHere)) + TokenCount.orZero(tool));
-        }
-        if (out != null || thought != null) {
-          output.add(TokenCount.orZero(out) + TokenCount.orZero(thought));
-        }
-        cached.add(tokens.get("cached"));
-        thoughts.add(tokens.get("thoughts"));
-      }
-      return new UsageReport(
-          new Usage(
-              model,
-              input.value(),
-              output.value(),
-              cached.value(),
-              null,
-              thoughts.value(),
-              (long) tokensById.size(),
-              context,
-              null,
-              SOURCE,
-              partial),
-          null,
-          basis.basis(null));
+      return report(now, partial);
     }
   }
 }

@@ -9,25 +9,23 @@ import com.fasterxml.jackson.databind.JsonNode;
  * {@code cache.write}, {@code output} without the reasoning, {@code reasoning}: opencode 1.18
  * writes each part apart). A request that failed records only zeros and is no answer.
  */
-final class OpencodeUsage implements UsageReader.Tally {
+final class OpencodeUsage extends SummingTally {
   static final String SOURCE = "opencode database";
 
-  private final TokenCount input = new TokenCount();
-  private final TokenCount output = new TokenCount();
-  private final TokenCount reasoning = new TokenCount();
-  private final TokenCount cacheRead = new TokenCount();
-  private final TokenCount cacheWrite = new TokenCount();
-  private final CostBasis.Tally basis = new CostBasis.Tally(true);
-  private long answers;
-  private String model;
-  private Long context;
+  private static final Counts COUNTS =
+      Counts.required("input", "output").optional("reasoning", "cache.read", "cache.write");
+
+  OpencodeUsage() {
+    super(SOURCE, true);
+  }
 
   @Override
   public void add(JsonNode message) {
     JsonNode tokens = message.get("tokens");
-    if (!"assistant".equals(message.path("role").textValue())
-        || tokens == null
-        || !tokens.isObject()) {
+    if (!"assistant".equals(message.path("role").textValue()) || tokens == null) {
+      return;
+    }
+    if (!summable(COUNTS, tokens)) {
       return;
     }
     JsonNode cache = tokens.path("cache");
@@ -35,47 +33,16 @@ final class OpencodeUsage implements UsageReader.Tally {
         TokenCount.orZero(tokens.get("input"))
             + TokenCount.orZero(cache.get("read"))
             + TokenCount.orZero(cache.get("write"));
-    if (prompt
-            + TokenCount.orZero(tokens.get("output"))
-            + TokenCount.orZero(tokens.get("reasoning"))
-        == 0) {
+    long output = TokenCount.orZero(tokens.get("output"));
+    Long reasoning = TokenCount.of(tokens.get("reasoning"));
+    if (prompt + output + TokenCount.orZero(reasoning) == 0) {
       return; // a request that failed: nothing was sent back, nothing counted
     }
-    answers++;
-    String named = message.path("modelID").textValue();
-    model = named == null ? model : named;
-    basis.model(named);
-    input.add(tokens.get("input"));
-    output.add(tokens.get("output")); // everything generated: the reasoning is output too
-    output.add(tokens.get("reasoning"));
-    reasoning.add(tokens.get("reasoning"));
-    cacheRead.add(cache.get("read"));
-    cacheWrite.add(cache.get("write"));
-    if (prompt > 0) {
-      context = prompt;
-      basis.prompt(context);
-    }
-  }
-
-  @Override
-  public UsageReport report(boolean partial) {
-    if (answers == 0) {
-      return UsageReport.NONE;
-    }
-    return new UsageReport(
-        new Usage(
-            model,
-            input.value(),
-            output.value(),
-            cacheRead.value(),
-            cacheWrite.value(),
-            reasoning.value(),
-            answers,
-            context,
-            null,
-            SOURCE,
-            partial),
-        null,
-        basis.basis(null));
+    sums.answer(message.path("modelID").textValue(), prompt > 0 ? prompt : null)
+        .input(TokenCount.of(tokens.get("input")))
+        .output(output + TokenCount.orZero(reasoning)) // everything generated: reasoning too
+        .reasoning(reasoning)
+        .cacheRead(TokenCount.of(cache.get("read")))
+        .cacheWrite(TokenCount.of(cache.get("write")));
   }
 }

@@ -9,44 +9,30 @@ import com.fasterxml.jackson.databind.JsonNode;
  * one ({@code stopReason} {@code error}) records zeros and is no answer. Entries of a branch left
  * with {@code /tree} were still used, so they count.
  */
-final class PiUsageReader implements UsageReader {
+final class PiUsageReader extends UsageReader {
 
   static final String SOURCE = "pi session";
 
-  private static final Fields FIELDS =
-      Fields.of("type", "message.role", "message.model", "message.usage", "message.stopReason");
+  private static final Counts COUNTS =
+      Counts.required("input", "output")
+          .optional("cacheRead", "cacheWrite", "cacheWrite1h", "totalTokens");
 
-  private static final RawJson.StringField ASSISTANT = new RawJson.StringField("role", "assistant");
-
-  @Override
-  public String source() {
-    return SOURCE;
+  PiUsageReader() {
+    super(
+        SOURCE,
+        Fields.of("type", "message.role", "message.model", "message.usage", "message.stopReason"),
+        new RawJson.StringField("role", "assistant"));
   }
 
   @Override
-  public Fields fields() {
-    return FIELDS;
-  }
-
-  @Override
-  public boolean mayMatter(byte[] bytes, int start, int end) {
-    return ASSISTANT.in(bytes, start, end);
-  }
-
-  @Override
-  public Tally tally() {
+  Tally tally() {
     return new PiTally();
   }
 
-  private static final class PiTally implements Tally {
-    private final TokenCount input = new TokenCount();
-    private final TokenCount output = new TokenCount();
-    private final TokenCount cacheRead = new TokenCount();
-    private final TokenCount cacheWrite = new TokenCount();
-    private long answers;
-    private String model;
-    private Long context;
-    private final CostBasis.Tally basis = new CostBasis.Tally(true);
+  private static final class PiTally extends SummingTally {
+    PiTally() {
+      super(SOURCE, true);
+    }
 
     @Override
     public void add(JsonNode line) {
@@ -55,52 +41,23 @@ final class PiUsageReader implements UsageReader {
       if (!"message".equals(line.path("type").textValue())
           || !"assistant".equals(message.path("role").textValue())
           || usage == null
-          || !usage.isObject()
           || "error".equals(message.path("stopReason").textValue())) {
         return;
       }
-      answers++;
-      String named = message.path("model").textValue();
-      model = named == null ? model : named;
-      basis.model(named);
-      input.add(usage.get("input"));
-      output.add(usage.get("output"));
-      cacheRead.add(usage.get("cacheRead"));
-      cacheWrite.add(usage.get("cacheWrite"));
-      Long in = TokenCount.of(usage.get("input"));
-      if (in != null
-          && in
-                  + TokenCount.orZero(usage.get("cacheRead"))
-                  + TokenCount.orZero(usage.get("cacheWrite"))
-              > 0) {
-        context =
-            in
-                + TokenCount.orZero(usage.get("cacheRead"))
-                + TokenCount.orZero(usage.get("cacheWrite"));
-        basis.prompt(context);
+      if (!summable(COUNTS, usage)) {
+        return;
       }
-    }
-
-    @Override
-    public UsageReport report(boolean partial) {
-      if (answers == 0) {
-        return UsageReport.NONE;
-      }
-      return new UsageReport(
-          new Usage(
-              model,
-              input.value(),
-              output.value(),
-              cacheRead.value(),
-              cacheWrite.value(),
-              null,
-              answers,
-              context,
-              null,
-              SOURCE,
-              partial),
-          null,
-          basis.basis(null));
+      Long read = TokenCount.of(usage.get("cacheRead"));
+      Long written = TokenCount.of(usage.get("cacheWrite"));
+      long prompt =
+          TokenCount.orZero(usage.get("input"))
+              + TokenCount.orZero(read)
+              + TokenCount.orZero(written);
+      sums.answer(message.path("model").textValue(), prompt > 0 ? prompt : null)
+          .input(TokenCount.of(usage.get("input")))
+          .output(TokenCount.of(usage.get("output")))
+          .cacheRead(read)
+          .cacheWrite(written);
     }
   }
 }

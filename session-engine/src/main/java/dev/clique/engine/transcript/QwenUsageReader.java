@@ -9,96 +9,52 @@ import com.fasterxml.jackson.databind.JsonNode;
  * out), its {@code model} and the model's {@code contextWindowSize}. Each request is one record, so
  * every record counts; the context its last request filled is that request's prompt.
  */
-final class QwenUsageReader implements UsageReader {
+final class QwenUsageReader extends UsageReader {
 
   static final String SOURCE = "qwen chat";
 
-  private static final Fields FIELDS =
-      Fields.of("type", "model", "usageMetadata", "contextWindowSize");
+  private static final Counts COUNTS =
+      Counts.required("promptTokenCount", "candidatesTokenCount")
+          .optional("cachedContentTokenCount", "thoughtsTokenCount", "totalTokenCount");
 
-  private static final RawJson.StringField ASSISTANT = new RawJson.StringField("type", "assistant");
+  private static final Counts WINDOW = Counts.required().optional("contextWindowSize");
 
-  @Override
-  public String source() {
-    return SOURCE;
+  QwenUsageReader() {
+    super(
+        SOURCE,
+        Fields.of("type", "model", "usageMetadata", "contextWindowSize"),
+        new RawJson.StringField("type", "assistant"));
   }
 
   @Override
-  public Fields fields() {
-    return FIELDS;
-  }
-
-  @Override
-  public boolean mayMatter(byte[] bytes, int start, int end) {
-    return ASSISTANT.in(bytes, start, end);
-  }
-
-  @Override
-  public Tally tally() {
+  Tally tally() {
     return new QwenTally();
   }
 
-  private static final class QwenTally implements Tally {
-    private final TokenCount input = new TokenCount();
-    private final TokenCount output = new TokenCount();
-    private final TokenCount cached = new TokenCount();
-    private final TokenCount thoughts = new TokenCount();
-    private long requests;
-    private String model;
-    private Long context;
-    private Long window;
-    private final CostBasis.Tally basis = new CostBasis.Tally(false);
+  private static final class QwenTally extends SummingTally {
+    QwenTally() {
+      super(SOURCE, false);
+    }
 
     @Override
     public void add(JsonNode line) {
       JsonNode usage = line.get("usageMetadata");
-      if (!"assistant".equals(line.path("type").textValue())
-          || usage == null
-          || !usage.isObject()) {
+      if (!"assistant".equals(line.path("type").textValue()) || usage == null) {
         return;
       }
-      requests++;
-      String named = line.path("model").textValue();
-      model = named == null ? model : named;
-      basis.model(named);
-      Long prompt = TokenCount.of(usage.get("promptTokenCount"));
-      Long cachedHere = TokenCount.of(usage.get("cachedContentTokenCount"));
-      Long out = TokenCount.of(usage.get("candidatesTokenCount"));
-      Long thought = TokenCount.of(usage.get("thoughtsTokenCount"));
-      if (prompt != null) {
-        input.add(Math.max(0, prompt - (cachedHere == null ? 0 : cachedHere)));
-        context = prompt;
-        basis.prompt(prompt);
+      if (!summable(COUNTS, usage) || !summable(WINDOW, line)) {
+        return;
       }
-      if (out != null || thought != null) {
-        output.add((out == null ? 0 : out) + (thought == null ? 0 : thought));
-      }
-      cached.add(usage.get("cachedContentTokenCount"));
-      thoughts.add(usage.get("thoughtsTokenCount"));
-      Long size = TokenCount.of(line.get("contextWindowSize"));
-      window = size == null ? window : size;
-    }
-
-    @Override
-    public UsageReport report(boolean partial) {
-      if (requests == 0) {
-        return UsageReport.NONE;
-      }
-      return new UsageReport(
-          new Usage(
-              model,
-              input.value(),
-              output.value(),
-              cached.value(),
-              null,
-              thoughts.value(),
-              requests,
-              context,
-              window,
-              SOURCE,
-              partial),
-          null,
-          basis.basis(null));
+      long prompt = TokenCount.orZero(usage.get("promptTokenCount"));
+      Long cached = TokenCount.of(usage.get("cachedContentTokenCount"));
+      Long thoughts = TokenCount.of(usage.get("thoughtsTokenCount"));
+      sums.answer(line.path("model").textValue(), prompt)
+          .input(Math.max(0, prompt - TokenCount.orZero(cached)))
+          .output(
+              TokenCount.orZero(usage.get("candidatesTokenCount")) + TokenCount.orZero(thoughts))
+          .cacheRead(cached)
+          .reasoning(thoughts)
+          .window(TokenCount.of(line.get("contextWindowSize")));
     }
   }
 }

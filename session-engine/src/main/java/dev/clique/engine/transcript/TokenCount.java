@@ -7,16 +7,17 @@ final class TokenCount {
   private long sum;
   private boolean recorded;
 
-  /** Adds {@code value} when it is a number; anything else leaves the sum as it is. */
-  void add(JsonNode value) {
-    if (value != null && value.isNumber()) {
-      add(value.asLong());
+  /** Adds {@code value} when it is known; never below 0. */
+  void add(Long value) {
+    if (value != null) {
+      sum += Math.max(0, value);
+      recorded = true;
     }
   }
 
-  void add(long value) {
-    sum += Math.max(0, value);
-    recorded = true;
+  /** Adds what {@code other} has summed, known when either is. */
+  void add(TokenCount other) {
+    add(other.value());
   }
 
   /** The sum, or {@code null} when no record carried the count. */

@@ -236,7 +236,7 @@ public final class Transcripts {
       subagents = reader.subagentFiles(file);
     } catch (IOException e) {
       Log.LOG.debug("sub-agents of {} not listed", file, e);
-      return own.plusSubagents(List.of(), true);
+      return own.plusSubagents(List.of(), true, reader.source());
     }
     if (subagents.files().isEmpty() && !subagents.someLeftOut()) {
       return own;
@@ -252,7 +252,7 @@ public final class Transcripts {
         someLeftOut = true;
       }
     }
-    return own.plusSubagents(theirs, someLeftOut);
+    return own.plusSubagents(theirs, someLeftOut, reader.source());
   }
 
   /** Every transcript byte read so far (tails, heads and usage); for tests and the benchmark. */

@@ -29,7 +29,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
  * @param contextTokens what the last request of the session's own conversation sent: its whole
  *     input, cached or not
  * @param contextWindow the model's context window, when the CLI records it
- * @param source the kind of file read, e.g. {@code "claude transcript"}
+ * @param source the kind of file read, e.g. {@code "claude transcript"}, and the records left out
+ *     of the sums, e.g. {@code "claude transcript; left out: 1 record cut short"}
  * @param partial {@code true} when the file was too large to read from its start, so the sums cover
  *     only its end; {@code null} otherwise
  * @param costUsdEstimate what the sums would cost at the model's list prices, in US dollars, when

@@ -206,8 +206,10 @@ final class UsageFile {
     take(JsonLine.parse(new InputStreamReader(in, StandardCharsets.UTF_8), reader.fields()));
   }
 
+  /** Gives the tally a line that may hold usage, or says it was left out when it did not parse. */
   private void take(JsonNode line) {
     if (line == null) {
+      tally.leftOut(RecordsLeftOut.Why.CUT);
       return;
     }
     try {

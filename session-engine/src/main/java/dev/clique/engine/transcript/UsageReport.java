@@ -8,10 +8,11 @@ import java.util.Objects;
  * What a session's CLI recorded of its use: its {@link Usage} and its {@link Limits}, each {@code
  * null} when the CLI records none (a shell, a CLI that has not written its file yet, a CLI that is
  * told no limits), and what pricing the usage needs beyond its sums ({@link CostBasis}, not part of
- * any answer).
+ * any answer), and the records left out of the sums ({@link RecordsLeftOut}, which the usage's
+ * {@code source} says).
  */
-@JsonIgnoreProperties("basis")
-public record UsageReport(Usage usage, Limits limits, CostBasis basis) {
+@JsonIgnoreProperties({"basis", "leftOut"})
+public record UsageReport(Usage usage, Limits limits, CostBasis basis, RecordsLeftOut leftOut) {
 
   /** Nothing recorded. */
   public static final UsageReport NONE = new UsageReport(null, null);
@@ -21,17 +22,24 @@ public record UsageReport(Usage usage, Limits limits, CostBasis basis) {
     this(usage, limits, CostBasis.UNKNOWN);
   }
 
+  /** A report of sums that left no record out. */
+  public UsageReport(Usage usage, Limits limits, CostBasis basis) {
+    this(usage, limits, basis, RecordsLeftOut.NONE);
+  }
+
   /**
    * This report, of a session's own file, with what its sub-agents used (each report of one of
    * their files) added to its sums: they are billed to the session. The model, the turns, the
    * context and the limits stay the session's own conversation's; the sums are partial when one of
-   * the files was read only in part or {@code someLeftOut}.
+   * the files was read only in part or {@code someLeftOut}; the records left out of theirs are said
+   * in the {@code source} beside the session's own, its file being of {@code kind}.
    */
-  UsageReport plusSubagents(List<UsageReport> subagents, boolean someLeftOut) {
+  UsageReport plusSubagents(List<UsageReport> subagents, boolean someLeftOut, String kind) {
     if (usage == null) {
       return this;
     }
     Usage sum = usage;
+    RecordsLeftOut records = leftOut;
     boolean partial = someLeftOut || Boolean.TRUE.equals(usage.partial());
     boolean oneModel = basis.oneModel();
     Long largestPrompt = basis.largestPrompt();
@@ -41,6 +49,7 @@ public record UsageReport(Usage usage, Limits limits, CostBasis basis) {
       if (used == null) {
         continue;
       }
+      records = records.plus(subagent.leftOut());
       sum =
           new Usage(
               sum.model(),
@@ -74,18 +83,23 @@ public record UsageReport(Usage usage, Limits limits, CostBasis basis) {
             sum.turns(),
             sum.contextTokens(),
             sum.contextWindow(),
-            sum.source(),
+            records.describe(kind),
             partial),
         limits,
-        new CostBasis(oneModel, largestPrompt, longWrites, basis.writesApartFromInput()));
+        new CostBasis(oneModel, largestPrompt, longWrites, basis.writesApartFromInput()),
+        records);
   }
 
+  /** The sum of two counts, known when either is. */
   private static Long plus(Long a, Long b) {
-    return ClaudeUsageReader.plus(a, b);
+    if (a == null) {
+      return b;
+    }
+    return b == null ? a : a + b;
   }
 
   /** This report with {@code usage} in place of its own. */
   public UsageReport withUsage(Usage usage) {
-    return new UsageReport(usage, limits, basis);
+    return new UsageReport(usage, limits, basis, leftOut);
   }
 }

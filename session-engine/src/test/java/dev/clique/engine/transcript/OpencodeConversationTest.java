@@ -3,6 +3,7 @@ package dev.clique.engine.transcript;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -71,6 +72,45 @@ class OpencodeConversationTest {
         .isEqualTo(UsageReport.NONE);
     assertThat(OpencodeConversation.usage(dir.resolve("none.db"), request(SESSION, null, null)))
         .isEqualTo(UsageReport.NONE);
+  }
+
+  @Test
+  void anAnswerWithBadCountsIsLeftOutAndSaidSo() throws Exception {
+    OpencodeUsage tally = new OpencodeUsage();
+    for (String tokens :
+        new String[] {
+          "{'input': 100, 'output': 20, 'reasoning': 5, 'cache': {'read': 1000, 'write': 50}}",
+          "{'input': 100, 'reasoning': 5, 'cache': {'read': 1000, 'write': 50}}",
+          "{'input': -100, 'output': 20}",
+          "{'input': 100, 'output': 'many'}",
+          "{'input': 100, 'output': 20, 'cache': {'read': 5000000000000, 'write': 0}}",
+          "{'input': 200, 'output': 30, 'reasoning': 0, 'cache': {'read': 2000, 'write': 0}}",
+        }) {
+      tally.add(
+          new ObjectMapper()
+              .readTree(
+                  ("{'role': 'assistant', 'modelID': 'claude-sonnet-4-5', 'tokens': "
+                          + tokens
+                          + "}")
+                      .replace('\'', '"')));
+    }
+
+    assertThat(tally.report(false).usage())
+        .isEqualTo(
+            new Usage(
+                "claude-sonnet-4-5",
+                300L,
+                55L,
+                3000L,
+                50L,
+                5L,
+                2L,
+                2200L,
+                null,
+                "opencode database; left out: 1 record missing a count, 1 record with a count that"
+                    + " is not a whole number, 1 record with a negative count, 1 record with a count"
+                    + " over 10^12",
+                false));
   }
 
   @Test

@@ -63,6 +63,25 @@ class SubagentUsageTest {
   }
 
   @Test
+  void aSubagentsRecordsLeftOutAreSaidInTheSessionsSource() throws IOException {
+    Path session = session();
+    subagent(
+        session,
+        "agent-a1.jsonl",
+        Lines.claudeSubagentAnswer("a1", "msg_s1", 200, 20)
+            + "\n"
+            + Lines.claudeSubagentAnswer("a1", "msg_s2", -300, 30)
+            + "\n");
+
+    Usage usage = new Transcripts(TestRoots.under(home)).usageOf("claude", session).usage();
+
+    assertThat(usage.inputTokens()).isEqualTo(1000 + 400 + 200);
+    assertThat(usage.outputTokens()).isEqualTo(50 + 30 + 20);
+    assertThat(usage.source())
+        .isEqualTo("claude transcript; left out: 1 record with a negative count");
+  }
+
+  @Test
   void aSubagentFileThatGrowsCostsTheBytesItGrewBy() throws IOException {
     Path session = session();
     Path agent =

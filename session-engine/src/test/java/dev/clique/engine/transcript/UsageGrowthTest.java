@@ -84,13 +84,37 @@ class UsageGrowthTest {
     String whole = Lines.claudeAnswer("msg_late", 7, 3);
     Path file = transcript(answers(0, 2) + whole.substring(0, 40));
     Transcripts transcripts = new Transcripts(TestRoots.under(home));
-    assertThat(transcripts.usageOf("claude", file).usage().turns()).isEqualTo(2);
+    Usage before = transcripts.usageOf("claude", file).usage();
+    assertThat(before.turns()).isEqualTo(2);
+    assertThat(before.source())
+        .as("a last line without its end waits")
+        .isEqualTo("claude transcript");
 
     Lines.append(file, whole.substring(40) + "\n");
 
     Usage usage = transcripts.usageOf("claude", file).usage();
     assertThat(usage.turns()).isEqualTo(3);
     assertThat(usage.inputTokens()).isEqualTo(207);
+    assertThat(usage.source()).isEqualTo("claude transcript");
+  }
+
+  @Test
+  void aLineCutInTheMiddleIsLeftOutOnceAndSaidSo() throws IOException {
+    String cut = Lines.claudeAnswer("msg_cut", 7, 3).substring(0, 60);
+    Path file = transcript(answers(0, 2) + cut + "\n" + answers(2, 1));
+    Transcripts transcripts = new Transcripts(TestRoots.under(home));
+
+    Usage usage = transcripts.usageOf("claude", file).usage();
+    assertThat(usage.turns()).isEqualTo(3);
+    assertThat(usage.inputTokens()).isEqualTo(300);
+    assertThat(usage.source()).isEqualTo("claude transcript; left out: 1 record cut short");
+
+    Lines.append(file, answers(3, 1));
+    Usage grown = transcripts.usageOf("claude", file).usage();
+    assertThat(grown.turns()).isEqualTo(4);
+    assertThat(grown.source())
+        .as("the line before the resume point is not counted again")
+        .isEqualTo("claude transcript; left out: 1 record cut short");
   }
 
   @Test
