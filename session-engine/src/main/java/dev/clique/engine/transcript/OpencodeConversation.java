@@ -115,20 +115,22 @@ final class OpencodeConversation {
     String id = session.get().id();
     record Message(String id, long created, JsonNode data) {}
     List<Message> answers = new ArrayList<>();
+    OpencodeUsage tally = new OpencodeUsage();
     Map<String, Integer> m = index(messages.columns());
     snapshot.scan(
         messages,
         row -> {
           if (id.equals(row[m.get("session_id")])) {
             JsonNode data = json(row[m.get("data")]);
-            if (Turn.ASSISTANT.equals(data.path("role").asText(""))) {
+            if (data.isMissingNode()) {
+              tally.leftOut(RecordsLeftOut.Why.CUT); // its counts, if it had any, are unknown
+            } else if (Turn.ASSISTANT.equals(data.path("role").asText(""))) {
               answers.add(
                   new Message((String) row[m.get("id")], number(row[m.get("time_created")]), data));
             }
           }
         });
     answers.sort(Comparator.comparingLong(Message::created).thenComparing(Message::id));
-    OpencodeUsage tally = new OpencodeUsage();
     answers.forEach(answer -> tally.add(answer.data()));
     return tally.report(false);
   }

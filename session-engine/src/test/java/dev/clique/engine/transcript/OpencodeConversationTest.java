@@ -75,6 +75,28 @@ class OpencodeConversationTest {
   }
 
   @Test
+  void aMessageThatIsNotJsonOrHasABadCountIsLeftOutOfTheDatabasesUsageAndSaidSo() throws Exception {
+    // The recorded database, its log folded in, with the second answer's input made -100 and the
+    // first failed request's data cut in the middle.
+    Path db = fixture("bad-counts.db");
+
+    assertThat(OpencodeConversation.usage(db, request(SESSION, null, null)).usage())
+        .isEqualTo(
+            new Usage(
+                "claude-scripted",
+                100L,
+                20L,
+                0L,
+                0L,
+                0L,
+                1L,
+                100L,
+                null,
+                "opencode database; left out: 1 record cut short, 1 record with a negative count",
+                false));
+  }
+
+  @Test
   void anAnswerWithBadCountsIsLeftOutAndSaidSo() throws Exception {
     OpencodeUsage tally = new OpencodeUsage();
     for (String tokens :
