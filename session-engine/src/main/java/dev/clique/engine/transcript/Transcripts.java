@@ -147,9 +147,7 @@ public final class Transcripts {
   public List<Turn> turns(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
     if (request.kind().equals(OPENCODE)) {
-      TranscriptRoots where =
-          request.environment() == null ? roots : roots.forSession(request.environment());
-      return OpencodeConversation.turns(where.opencodeDatabase(), request);
+      return OpencodeConversation.turns(rootsOf(request, roots).opencodeDatabase(), request);
     }
     try {
       Optional<Located> located = locate(request, roots);
@@ -181,9 +179,7 @@ public final class Transcripts {
     Objects.requireNonNull(request, "request");
     try {
       if (request.kind().equals(OPENCODE)) {
-        TranscriptRoots where =
-            request.environment() == null ? roots : roots.forSession(request.environment());
-        return opencodeUsages.of(where.opencodeDatabase(), request);
+        return opencodeUsages.of(rootsOf(request, roots).opencodeDatabase(), request);
       }
       Optional<Located> located = locate(request, roots);
       return located.isEmpty()
@@ -195,14 +191,18 @@ public final class Transcripts {
     }
   }
 
+  /** Where the session's CLI keeps its files: as its environment says, else {@code roots}. */
+  private static TranscriptRoots rootsOf(TranscriptRequest request, TranscriptRoots roots) {
+    return request.environment() == null ? roots : roots.forSession(request.environment());
+  }
+
   /** The session's transcript file, where its environment says, else under {@code roots}. */
   private Optional<Located> locate(TranscriptRequest request, TranscriptRoots roots)
       throws IOException {
     if (!KINDS.contains(request.kind()) || request.kind().equals(OPENCODE)) {
       return Optional.empty(); // opencode's is a database, read apart
     }
-    TranscriptRoots where =
-        request.environment() == null ? roots : roots.forSession(request.environment());
+    TranscriptRoots where = rootsOf(request, roots);
     Source source = sources(where).get(request.kind());
     Optional<Path> file = source.locator().locate(request);
     if (file.isEmpty() && !where.equals(roots)) {
