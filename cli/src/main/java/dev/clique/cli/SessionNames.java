@@ -1,54 +1,53 @@
 package dev.clique.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.ArrayList;
+import dev.clique.client.EngineState;
+import dev.clique.client.Session;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.function.Predicate;
 
-/** A session named on the command line: by its id, its name, or the start of its id. */
+/**
+ * A session named on the command line: by its id, its name, or the start of its id, by the rule the
+ * MCP tools follow too ({@link EngineState#named(String)}).
+ */
 final class SessionNames {
   private SessionNames() {}
 
+  /** The row of {@code GET /api/state} of the one session {@code wanted} names. */
   static JsonNode find(LocalEngine engine, String wanted) throws LocalEngine.Failure {
-    JsonNode sessions = engine.get("/api/state").path("sessions");
-    for (Predicate<JsonNode> rule :
-        List.<Predicate<JsonNode>>of(
-            s -> s.path("id").asText().equals(wanted),
-            s -> s.path("name").asText().equals(wanted),
-            s -> wanted.length() >= 4 && s.path("id").asText().startsWith(wanted))) {
-      List<JsonNode> matches = new ArrayList<>();
-      sessions.forEach(
-          session -> {
-            if (rule.test(session)) {
-              matches.add(session);
-            }
-          });
-      if (matches.size() == 1) {
-        return matches.get(0);
-      }
-      if (matches.size() > 1) {
-        List<String> ids = new ArrayList<>();
-        matches.forEach(match -> ids.add(match.path("id").asText()));
-        throw new LocalEngine.Failure(
-            "'"
-                + wanted
-                + "' names "
-                + matches.size()
-                + " sessions ("
-                + String.join(", ", ids)
-                + "): say which by its id",
-            ExitCodes.USAGE);
+    JsonNode state = engine.get("/api/state");
+    List<Session> named = EngineState.fromJson(state.toString()).named(wanted);
+    if (named.size() > 1) {
+      List<String> ids = named.stream().map(Session::id).toList();
+      throw new LocalEngine.Failure(
+          "'"
+              + wanted
+              + "' names "
+              + named.size()
+              + " sessions ("
+              + String.join(", ", ids)
+              + "): say which by its id",
+          ExitCodes.USAGE);
+    }
+    if (named.isEmpty()) {
+      throw new LocalEngine.Failure(
+          "no session is named '" + wanted + "' or has that id; `clique ls` lists them",
+          ExitCodes.NOT_FOUND);
+    }
+    // The row as the engine sent it: a command may read what the client's Session does not carry.
+    String id = named.get(0).id();
+    for (JsonNode row : state.path("sessions")) {
+      if (row.path("id").asText().equals(id)) {
+        return row;
       }
     }
-    throw new LocalEngine.Failure(
-        "no session is named '" + wanted + "' or has that id; `clique ls` lists them",
-        ExitCodes.NOT_FOUND);
+    throw new IllegalStateException("the session " + id + " left its own state");
   }
 
   /** The session's id, made safe for a path of the API. */
   static String path(JsonNode session) {
     return "/api/sessions/"
-        + java.net.URLEncoder.encode(
-            session.path("id").asText(), java.nio.charset.StandardCharsets.UTF_8);
+        + URLEncoder.encode(session.path("id").asText(), StandardCharsets.UTF_8);
   }
 }

@@ -3,6 +3,7 @@ package dev.clique.client;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
  * Everything {@code GET /api/state} answers: the engine's version, the revision of what it shows,
@@ -107,6 +108,39 @@ public final class EngineState {
   public Optional<Session> session(String id) {
     Objects.requireNonNull(id, "id");
     return sessions.stream().filter(s -> s.id().equals(id)).findFirst();
+  }
+
+  /**
+   * The sessions a word for one names, by the rule of every clique command that takes a session
+   * ({@code clique peek NAME}, the MCP tools): the session with that id; else those with that name;
+   * else, for four characters or more, those whose id starts with it. An id wins over a name, and a
+   * name over the start of an id.
+   *
+   * <pre>{@code
+   * List<Session> named = state.named("api");
+   * if (named.size() > 1) {
+   *   // ambiguous: ask which, by id
+   * }
+   * }</pre>
+   *
+   * @param wanted a session's id, name, or the start of its id
+   * @return the one session meant; several when the word is ambiguous (say each id and ask which);
+   *     none when it names no session
+   */
+  public List<Session> named(String wanted) {
+    Objects.requireNonNull(wanted, "wanted");
+    List<Predicate<Session>> rules =
+        List.of(
+            s -> s.id().equals(wanted),
+            s -> s.name().equals(wanted),
+            s -> wanted.length() >= 4 && s.id().startsWith(wanted));
+    for (Predicate<Session> rule : rules) {
+      List<Session> matches = sessions.stream().filter(rule).toList();
+      if (!matches.isEmpty()) {
+        return matches;
+      }
+    }
+    return List.of();
   }
 
   /**
