@@ -116,7 +116,9 @@ class ErrorCausesTest {
   void anIdNotInTheListIsNoSessionWithThatId() throws Exception {
     engine.on("/api/state", FakeEngine.json(200, Fixtures.contract("state.json")));
     assertThat(toolError(mcp, "get_session", Map.of("id", "nope")))
-        .isEqualTo("no session with id nope");
+        .isEqualTo(
+            "no session with id nope; 'nope' is neither a session's id nor a session's name:"
+                + " call list_sessions to see each session's id and name");
   }
 
   @Test

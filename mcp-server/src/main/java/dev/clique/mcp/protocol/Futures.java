@@ -46,6 +46,12 @@ public final class Futures {
         failure -> CompletableFuture.completedFuture(recover.apply(failure)));
   }
 
+  /** {@code source}'s value, or on its failure the future {@code next} makes of the cause. */
+  public static <T> CompletableFuture<T> orElse(
+      CompletableFuture<T> source, Function<Throwable, CompletableFuture<T>> next) {
+    return step(source, CompletableFuture::completedFuture, next);
+  }
+
   /** {@code source}'s failure as {@code replace} has it; its value as it is. */
   public static <T> CompletableFuture<T> mapFailure(
       CompletableFuture<T> source, Function<Throwable, Throwable> replace) {

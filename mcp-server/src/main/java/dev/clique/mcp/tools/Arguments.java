@@ -45,7 +45,7 @@ final class Arguments {
   String id() throws ToolArgumentException {
     Object id = values.get("id");
     if (!(id instanceof String text) || text.isBlank()) {
-      throw new ToolArgumentException("id must be a non-blank string (a session id)");
+      throw new ToolArgumentException("id must be a non-blank string (a session's id or name)");
     }
     String stripped = text.strip();
     if (stripped.equals(".") || stripped.equals("..")) {

@@ -1,6 +1,8 @@
 package dev.clique.mcp.tools;
 
 import dev.clique.client.CliqueClient;
+import dev.clique.mcp.protocol.Futures;
+import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.LinkedHashMap;
@@ -35,11 +37,12 @@ public final class ConversationTool implements CliqueTool {
     output.put("cli", Schemas.typed("string", "The session's CLI."));
     output.put("name", Schemas.typed("string", "The session's name."));
     output.put("turns", Schemas.arrayOf(turn));
+    output.put("resolved", Schemas.resolved());
     return Tool.builder(name(), Schemas.input(Map.of("id", Schemas.sessionId()), List.of("id")))
         .title("Read a conversation")
         .description(
-            "Reads a session's conversation from its CLI's own transcript: what the person typed"
-                + " and what the agent answered, oldest first.")
+            "Reads a session's conversation (by id or name) from its CLI's own transcript: what"
+                + " the person typed and what the agent answered, oldest first.")
         .outputSchema(Schemas.output(output, List.of("turns")))
         .annotations(Schemas.READ_ONLY)
         .build();
@@ -53,8 +56,12 @@ public final class ConversationTool implements CliqueTool {
     } catch (ToolArgumentException e) {
       return CompletableFuture.completedFuture(ToolResults.error(e.getMessage()));
     }
-    return ToolResults.read(
-        () -> client.conversationAsync(id),
-        conversation -> ToolResults.passThrough(conversation.json()));
+    return SessionLookup.read(
+        client,
+        id,
+        session ->
+            Futures.map(
+                Futures.start(() -> client.conversationAsync(session)),
+                conversation -> Json.readAnswer(conversation.json())));
   }
 }

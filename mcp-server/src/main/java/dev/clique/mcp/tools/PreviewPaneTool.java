@@ -1,6 +1,8 @@
 package dev.clique.mcp.tools;
 
 import dev.clique.client.CliqueClient;
+import dev.clique.mcp.protocol.Futures;
+import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.LinkedHashMap;
@@ -32,9 +34,10 @@ public final class PreviewPaneTool implements CliqueTool {
     output.put("lines", Schemas.arrayOf(Schemas.type("string")));
     output.put("alive", Schemas.type("boolean"));
     output.put("activity", Schemas.type("number"));
+    output.put("resolved", Schemas.resolved());
     return Tool.builder(name(), Schemas.input(input, List.of("id")))
         .title("Preview a pane")
-        .description("Shows the last lines of a session's terminal as plain text.")
+        .description("Shows the last lines of a session's terminal (by id or name) as plain text.")
         .outputSchema(Schemas.output(output, List.of("lines", "alive")))
         .annotations(Schemas.READ_ONLY)
         .build();
@@ -51,7 +54,12 @@ public final class PreviewPaneTool implements CliqueTool {
     } catch (ToolArgumentException e) {
       return CompletableFuture.completedFuture(ToolResults.error(e.getMessage()));
     }
-    return ToolResults.read(
-        () -> client.peekAsync(id, lines), pane -> ToolResults.passThrough(pane.json()));
+    return SessionLookup.read(
+        client,
+        id,
+        session ->
+            Futures.map(
+                Futures.start(() -> client.peekAsync(session, lines)),
+                pane -> Json.readAnswer(pane.json())));
   }
 }

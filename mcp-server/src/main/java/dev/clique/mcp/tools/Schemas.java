@@ -43,7 +43,10 @@ final class Schemas {
   }
 
   static Map<String, Object> sessionId() {
-    return typed("string", "The session id, as list_sessions shows it.");
+    return typed(
+        "string",
+        "The session's id or name, as list_sessions shows them (an id wins over a name; a name"
+            + " two sessions share is refused, naming their ids).");
   }
 
   static Map<String, Object> type(String type) {
@@ -92,6 +95,26 @@ final class Schemas {
     schema.put("type", List.of("object", "null"));
     schema.put("description", "Why a person is needed, when the session is waiting or erring.");
     schema.put("properties", p);
+    return schema;
+  }
+
+  /**
+   * Which session a name given as {@code id} named: optional in the answers of the four tools that
+   * take one, present only when it was not the id itself.
+   */
+  static Map<String, Object> resolved() {
+    Map<String, Object> p = new LinkedHashMap<>();
+    p.put("given", typed("string", "What was given as id."));
+    p.put("by", typed("string", "name, or id prefix (the start of the session's id)."));
+    p.put("id", typed("string", "The id of the session it named, which this answer is for."));
+    Map<String, Object> schema = new LinkedHashMap<>();
+    schema.put("type", "object");
+    schema.put(
+        "description",
+        "Present when id was not a session's id but its name (or the start of its id): the"
+            + " session this answer is for.");
+    schema.put("properties", p);
+    schema.put("required", List.of("given", "by", "id"));
     return schema;
   }
 
@@ -208,6 +231,7 @@ final class Schemas {
   static Map<String, Object> session() {
     Map<String, Object> schema = session(usage());
     properties(schema).put("limits", limits());
+    properties(schema).put("resolved", resolved());
     return schema;
   }
 

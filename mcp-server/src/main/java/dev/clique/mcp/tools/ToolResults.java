@@ -6,7 +6,9 @@ import dev.clique.client.Tokens;
 import dev.clique.mcp.protocol.Futures;
 import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
+import io.modelcontextprotocol.spec.McpSchema.Content;
 import io.modelcontextprotocol.spec.McpSchema.TextContent;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -54,9 +56,23 @@ final class ToolResults {
     return ok(Json.Rendered.around(object, name, shown), shown.text());
   }
 
-  private static CallToolResult ok(Json.Rendered structured, String text) {
+  /**
+   * A result of the JSON object {@code object}, its text block followed by {@code note}, a sentence
+   * for whoever reads the text (which session a name resolved to).
+   */
+  static CallToolResult ok(ObjectNode object, String note) {
+    Json.Rendered structured = Json.Rendered.of(object);
+    return ok(structured, structured.text(), Tokens.scrub(note));
+  }
+
+  private static CallToolResult ok(Json.Rendered structured, String text, String... notes) {
+    List<Content> content = new ArrayList<>();
+    content.add(TextContent.builder(text).build());
+    for (String note : notes) {
+      content.add(TextContent.builder(note).build());
+    }
     return CallToolResult.builder()
-        .content(List.of(TextContent.builder(text).build()))
+        .content(content)
         .structuredContent(structured)
         .isError(false)
         .build();

@@ -59,12 +59,13 @@ public final class WaitTool implements CliqueTool {
     output.put("matched", Schemas.type("boolean"));
     output.put("waited", Schemas.type("number"));
     output.put("attention", Schemas.attention());
+    output.put("resolved", Schemas.resolved());
     return Tool.builder(name(), Schemas.input(input, List.of("id")))
         .title("Wait for a session")
         .description(
-            "Waits until a session is no longer working (idle, waiting, error or stopped: it"
-                + " finished or needs a person), or is in one of the states in until, or the"
-                + " time-out passes, and says which state it reached and, when a person is"
+            "Waits until a session (by id or name) is no longer working (idle, waiting, error or"
+                + " stopped: it finished or needs a person), or is in one of the states in until,"
+                + " or the time-out passes, and says which state it reached and, when a person is"
                 + " needed, why (attention).")
         .outputSchema(Schemas.output(output, List.of("id", "state", "matched")))
         .annotations(Schemas.READ_ONLY)
@@ -86,10 +87,13 @@ public final class WaitTool implements CliqueTool {
     }
     Duration limit =
         timeout.isPresent() ? Duration.ofMillis(Math.round(timeout.getAsDouble() * 1000)) : null;
-    CompletableFuture<JsonNode> answered =
-        Futures.then(
-            Futures.start(() -> client.waitForAsync(id, limit, until)), this::withAttention);
-    return Futures.recover(Futures.map(answered, ToolResults::ok), ToolErrors::from);
+    return SessionLookup.read(
+        client,
+        id,
+        session ->
+            Futures.then(
+                Futures.start(() -> client.waitForAsync(session, limit, until)),
+                this::withAttention));
   }
 
   /**
