@@ -24,6 +24,8 @@ class McpSessionNamesIT {
       String solo = engine.createShell(admin, "solo");
       String left = engine.createShell(admin, "twin");
       String right = engine.createShell(admin, "twin");
+      // A name is free text: one that cannot be a path segment as it is must resolve too.
+      String slashed = engine.createShell(admin, "api/v2 #1");
 
       try (Spawned mcp =
           Spawned.start(Launcher.jarCommand("mcp"), engine.mcpEnv(reader), engine.workdir)) {
@@ -60,6 +62,10 @@ class McpSessionNamesIT {
             .startsWith("clique API returned 404")
             .contains("'nobody' is neither a session's id nor a session's name")
             .contains("list_sessions");
+
+        JsonNode pane = dialogue.callTool("preview_pane", Map.of("id", "api/v2 #1")).get("result");
+        assertThat(pane.path("isError").asBoolean(true)).as(pane.toString()).isFalse();
+        assertThat(pane.at("/structuredContent/resolved/id").asText()).isEqualTo(slashed);
 
         JsonNode byId = dialogue.callTool("get_session", Map.of("id", solo)).get("result");
         assertThat(byId.at("/structuredContent/id").asText()).isEqualTo(solo);

@@ -30,7 +30,10 @@ class SessionNamesTest {
   /** A session whose name is {@link #API}'s id. */
   private static final String IMPOSTOR = "d4d4d4d4-0000-4000-8000-000000000004";
 
-  private static final List<String> IDS = List.of(API, TWIN_CLAUDE, TWIN_CODEX, IMPOSTOR);
+  /** A session whose name has a {@code /}, which the engine refuses in a path (400). */
+  private static final String SLASHED = "e5e5e5e5-0000-4000-8000-000000000005";
+
+  private static final List<String> IDS = List.of(API, TWIN_CLAUDE, TWIN_CODEX, IMPOSTOR, SLASHED);
 
   private FakeEngine engine;
   private McpHarness mcp;
@@ -51,6 +54,8 @@ class SessionNamesTest {
                         + row(TWIN_CODEX, "twin", "codex", "/home/dev/right")
                         + ","
                         + row(IMPOSTOR, API, "shell", "/home/dev")
+                        + ","
+                        + row(SLASHED, "api/v2", "shell", "/home/dev")
                         + "]}"));
     for (String id : IDS) {
       String session = "/api/sessions/" + id;
@@ -67,6 +72,10 @@ class SessionNamesTest {
           session + "/transcript",
           FakeEngine.json(200, "{\"cli\": \"claude\", \"name\": \"" + id + "\", \"turns\": []}"));
     }
+    // As the real engine answers an encoded "/" in a path.
+    engine.on(
+        "/api/sessions/api%2Fv2/" + FakeEngine.ANY,
+        FakeEngine.json(400, "{\"error\": \"bad request\"}"));
     CliqueClient client =
         CliqueClient.builder().baseUrl(engine.url()).token(Fixtures.TOKEN).build();
     mcp = McpHarness.start(new CliqueMcpServer(client, Fixtures.VERSION));
@@ -173,6 +182,17 @@ class SessionNamesTest {
     assertThat(structured.at("/resolved/by").asText()).isEqualTo("id prefix");
     assertThat(result.at("/content/1/text").asText())
         .isEqualTo("resolved 'c3c3c3c3' (the start of an id) to session " + TWIN_CODEX);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"get_session", "wait", "preview_pane", "conversation"})
+  void aNameTheEngineWillNotTakeInAPathResolvesToo(String tool) throws Exception {
+    JsonNode result = call(tool, "api/v2");
+
+    assertThat(result.path("isError").asBoolean(true)).as(result.toString()).isFalse();
+    assertThat(answeredFor(tool, result.get("structuredContent"))).isEqualTo(SLASHED);
+    assertThat(result.at("/content/1/text").asText())
+        .isEqualTo("resolved name 'api/v2' to session " + SLASHED);
   }
 
   private JsonNode call(String tool, String id) throws InterruptedException {

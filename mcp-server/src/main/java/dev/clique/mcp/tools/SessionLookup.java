@@ -25,7 +25,8 @@ final class SessionLookup {
 
   /**
    * {@code read} of the session {@code given} names: {@code read(given)}, or when the engine has no
-   * session with that id, {@code read} of the id of the one session it names.
+   * session with that id (404, or 400 for an id it cannot take), {@code read} of the id of the one
+   * session it names.
    *
    * @param read the tool's read of a session by its id, as the tree of the engine's answer
    */
@@ -37,7 +38,7 @@ final class SessionLookup {
         Futures.orElse(
             byId,
             failure ->
-                isNotFound(failure)
+                namesNoSession(failure)
                     ? byName(client, given, read, failure)
                     : CompletableFuture.failedFuture(failure));
     return Futures.recover(answered, ToolErrors::from);
@@ -111,9 +112,14 @@ final class SessionLookup {
     return ToolResults.ok(object, "resolved " + said + " to session " + session.id());
   }
 
-  private static boolean isNotFound(Throwable failure) {
+  /**
+   * Whether the engine said no session has {@code given} as its id: a 404, or a 400 for a path
+   * segment it will not take (a name with a {@code /} in it, sent as {@code %2F}); a tool checks
+   * its other arguments before it calls.
+   */
+  private static boolean namesNoSession(Throwable failure) {
     return failure instanceof CliqueException clique
-        && clique.kind() == CliqueException.Kind.NOT_FOUND;
+        && (clique.kind() == CliqueException.Kind.NOT_FOUND || clique.status().orElse(-1) == 400);
   }
 
   private static String notFound(String notFound, String given) {
