@@ -41,6 +41,11 @@ public final class CliqueHome {
     return dir.resolve("clis.toml");
   }
 
+  /** Which home this is, to the tmux sessions its engines start ({@link HomeId}). */
+  public Path homeIdFile() {
+    return dir.resolve(HomeId.FILE);
+  }
+
   /** The user's list prices, laid over the bundled ones ({@code PriceTable}). */
   public Path pricesFile() {
     return dir.resolve("prices.toml");
@@ -120,7 +125,8 @@ public final class CliqueHome {
     if (makePrivate) {
       Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwx------"));
     }
-    for (Path file : List.of(stateFile(), tokensFile(), clisFile(), pricesFile(), engineFile())) {
+    for (Path file :
+        List.of(stateFile(), tokensFile(), clisFile(), pricesFile(), engineFile(), homeIdFile())) {
       for (Path each : List.of(file, file.resolveSibling(file.getFileName() + ".bak"))) {
         if (Files.exists(each, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(each)) {
           Refusal refusal = notOwn(each, false, "it", self);
