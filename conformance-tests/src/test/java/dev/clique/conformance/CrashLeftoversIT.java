@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * What a {@code kill -9} of the engine can leave behind, picked up by the next start: a session
- * running on its socket that no record names is adopted (with a log line), a half-written {@code
- * tokens.json} is swept, and the token of a session that no longer exists stops working.
+ * What a {@code kill -9} of the engine can leave behind, picked up by the next start: a session of
+ * its home running on its socket that no record names is adopted (with a log line), a half-written
+ * {@code tokens.json} is swept, and the token of a session that no longer exists stops working.
  */
 @ExtendWith(LeavesRealThingsUntouched.class)
 class CrashLeftoversIT {
@@ -31,7 +31,8 @@ class CrashLeftoversIT {
       String recorded = engine.createShell(admin, "recorded");
       engine.crash();
 
-      // Launched just before the kill, never recorded.
+      // Launched just before the kill, never recorded: marked as this home's, as the engine marks
+      // each session it makes, in the same call.
       String orphan = UUID.randomUUID().toString();
       Tmux.run(
           engine.socket,
@@ -42,7 +43,13 @@ class CrashLeftoversIT {
           "-c",
           engine.workdir.toString(),
           "bash",
-          "--norc");
+          "--norc",
+          ";",
+          "set-option",
+          "-t",
+          "=" + orphan + ":",
+          "@clique-home",
+          Files.readString(engine.home.resolve("home-id")).strip());
       // A tokens.json its writer (a pid that cannot be alive) never finished.
       Path leftover = engine.home.resolve(".tokens.json.2147483646.1234.tmp");
       Files.writeString(leftover, "{\"tokens\":[");

@@ -5,23 +5,27 @@ import static dev.clique.engine.session.SessionException.badRequest;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.discovery.Found;
+import dev.clique.engine.tmux.HomeMark;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.token.TokenStore;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes a session that runs without a record one of the engine's: an orphan on clique's own socket
- * (the engine died between starting its tmux session and recording it), or a discovered session a
- * person adopts, which stays where it runs.
+ * Makes a session that runs without a record one of the engine's: an orphan of this home on
+ * clique's own socket (the engine died between starting its tmux session and recording it), or a
+ * discovered session a person adopts, which stays where it runs. The socket may be shared by other
+ * homes: their sessions are never taken.
  */
 final class Adoption {
   private static final Logger log = LoggerFactory.getLogger(Adoption.class);
@@ -39,6 +43,9 @@ final class Adoption {
   private final CliCatalogue catalogue;
   private final TokenStore tokens;
   private final Clock clock;
+
+  /** The sessions of other homes on the socket, with the mark each had when it was said. */
+  private final Map<String, String> leftAlone = new HashMap<>(); // guarded by this
 
   Adoption(
       SessionStore store,
@@ -58,12 +65,14 @@ final class Adoption {
   }
 
   /**
-   * Records each session on the own socket that no record names, as a session of the CLI its pane
-   * runs, with a log line; then revokes the session-bound tokens of sessions that no longer exist.
+   * Records each session on the own socket that no record names and that belongs to this home, as a
+   * session of the CLI its pane runs, with a log line; then revokes the session-bound tokens of
+   * sessions that no longer exist. A session of another home is left to that home's engine, said
+   * once in the log.
    *
    * @return how many were adopted
    */
-  int orphans() {
+  synchronized int orphans() {
     List<PaneInfo> panes;
     try {
       panes = ownTmux.listPanes();
@@ -72,9 +81,21 @@ final class Adoption {
           "could not look for sessions left on socket {}: {}", ownTmux.socket(), e.getMessage());
       return 0;
     }
+    HomeMark home = store.home();
+    Set<String> listed = new HashSet<>();
     int adopted = 0;
     for (PaneInfo pane : panes) {
-      if (pane.dead() || store.find(pane.session()).isPresent()) {
+      listed.add(pane.session());
+      if (pane.dead()) {
+        continue;
+      }
+      if (store.find(pane.session()).isPresent()) {
+        if (pane.home().isEmpty()) {
+          mark(pane.session(), home); // an older clique's session of this home: marked now
+        }
+        continue;
+      }
+      if (!belongsHere(pane, home)) {
         continue;
       }
       String id = pane.session();
@@ -110,8 +131,13 @@ final class Adoption {
             ownTmux.socket());
       } catch (IOException e) {
         log.warn("could not record the session {} left on the socket: {}", id, e.getMessage());
+        continue;
+      }
+      if (pane.home().isEmpty()) {
+        mark(id, home);
       }
     }
+    leftAlone.keySet().retainAll(listed);
     try {
       Set<String> ids = new HashSet<>();
       store.all().forEach(r -> ids.add(r.id()));
@@ -123,6 +149,72 @@ final class Adoption {
       log.warn("could not revoke the tokens of sessions that no longer exist: {}", e.getMessage());
     }
     return adopted;
+  }
+
+  /**
+   * Whether an unrecorded session on the socket is this home's: it carries this home's mark, or,
+   * made by an older clique that marked none, this home minted its hook token (every session
+   * started gets one, before its tmux session is made). Any other is another home's engine's to
+   * pick up: the socket is shared by every home that names it, and a session is never taken from
+   * the home that started it.
+   */
+  private boolean belongsHere(PaneInfo pane, HomeMark home) {
+    String id = pane.session();
+    if (!pane.home().isEmpty()) {
+      if (pane.home().equals(home.id())) {
+        return true;
+      }
+      if (!pane.home().equals(leftAlone.put(id, pane.home()))) {
+        log.info(
+            "left session {} alone: it belongs to clique home {}, not to this one ({})",
+            id,
+            describe(otherHome(id, pane.home())),
+            home.dir());
+      }
+      return false;
+    }
+    if (tokens.holdsSession(id)) {
+      return true;
+    }
+    if (!"".equals(leftAlone.put(id, ""))) {
+      log.info(
+          "left session {} alone: it carries no clique home (a clique older than the mark, or a"
+              + " person, made it) and this home holds no token of it, so it may be another"
+              + " home's; to make it this home's: tmux {} {} set-option -t '={}:' {} {}",
+          id,
+          ownTmux.socket().startsWith("/") ? "-S" : "-L",
+          ownTmux.socket(),
+          id,
+          HomeMark.ID_OPTION,
+          home.none() ? "<this home's id>" : home.id());
+    }
+    return false;
+  }
+
+  /** The other home's mark as its session carries it, its folder too when it can be read. */
+  private HomeMark otherHome(String id, String homeId) {
+    try {
+      HomeMark mark = ownTmux.home(id);
+      return mark.id().equals(homeId) ? mark : new HomeMark(homeId, "");
+    } catch (TmuxException e) {
+      return new HomeMark(homeId, "");
+    }
+  }
+
+  private static String describe(HomeMark home) {
+    return home.dir().isEmpty() ? home.id() : home.dir() + " (id " + home.id() + ")";
+  }
+
+  /** Marks a session of this home that carries no mark; one that cannot be is still this home's. */
+  private void mark(String id, HomeMark home) {
+    if (home.none()) {
+      return;
+    }
+    try {
+      ownTmux.markHome(id, home);
+    } catch (TmuxException e) {
+      log.debug("could not mark session {} as this home's: {}", id, e.getMessage());
+    }
   }
 
   /** From now on, adopts the orphans the watcher finds once they have gone unrecorded a while. */

@@ -5,6 +5,7 @@ import static dev.clique.engine.session.SessionException.badRequest;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.hooks.HookDialect;
+import dev.clique.engine.tmux.HomeMark;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.token.MintedToken;
 import dev.clique.engine.token.Scope;
@@ -30,8 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Starts a session's CLI in a pane of clique's own server: checks what a new session asks for,
  * builds the CLI's argument list from the catalogue and the pane's environment (the session's
- * marker, the engine's URL, an attention token of the session's own for its hooks), and checks that
- * the pane runs in the session's folder.
+ * marker, the engine's URL, an attention token of the session's own for its hooks), marks its tmux
+ * session as this home's, and checks that the pane runs in the session's folder.
  */
 final class Launch {
   private static final Logger log = LoggerFactory.getLogger(Launch.class);
@@ -54,8 +55,10 @@ final class Launch {
   private final Clock clock;
   private final Supplier<String> engineUrl;
   private final Path hookFiles;
+  private final HomeMark home;
 
   /**
+   * @param home the home each session is marked as belonging to, in tmux
    * @param hookFiles where hooks a CLI reads from files are written, in clique's own home: a file
    *     per session that the pane's environment names, or the folder {@code {hook_settings}} names;
    *     readable by their owner only
@@ -67,6 +70,7 @@ final class Launch {
       SessionProcesses processes,
       Clock clock,
       Supplier<String> engineUrl,
+      HomeMark home,
       Path hookFiles) {
     this.catalogue = catalogue;
     this.tokens = tokens;
@@ -75,6 +79,7 @@ final class Launch {
     this.clock = clock;
     this.engineUrl = engineUrl;
     this.hookFiles = hookFiles;
+    this.home = home;
   }
 
   /**
@@ -215,7 +220,7 @@ final class Launch {
         env.put(
             hooks.file().variable(), writeHookFile(record.id(), hooks.file().content()).toString());
       }
-      tmux.newSession(record.id(), Path.of(record.cwd()), argv, env);
+      tmux.newSession(record.id(), Path.of(record.cwd()), argv, env, home);
     } catch (IOException e) {
       revokeTokens(record.id());
       throw new SessionException(

@@ -123,7 +123,8 @@ public final class SessionService implements AutoCloseable {
             catalogue,
             waits,
             this::noteChanges,
-            clock);
+            clock,
+            store.home().id());
     this.slowFacts =
         new SlowFacts(
             this.tmux,
@@ -135,7 +136,15 @@ public final class SessionService implements AutoCloseable {
     this.views = new SessionViews(store, known, watcher, slowFacts, catalogue, this.tmux, clock);
     this.processes = new SessionProcesses(this.tmux, watcher);
     this.launch =
-        new Launch(catalogue, tokens, this.tmux, processes, clock, engineUrl, store.hookFiles());
+        new Launch(
+            catalogue,
+            tokens,
+            this.tmux,
+            processes,
+            clock,
+            engineUrl,
+            store.home(),
+            store.hookFiles());
     this.adoption = new Adoption(store, known, tmux, watcher, catalogue, tokens, clock);
     this.panes = new PaneReader(store, this.tmux, watcher);
     discovery.onChange(

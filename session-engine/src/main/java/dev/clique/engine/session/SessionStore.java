@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.home.AtomicFile;
 import dev.clique.engine.home.FileStamp;
+import dev.clique.engine.home.HomeId;
 import dev.clique.engine.home.HomeLock;
 import dev.clique.engine.json.EngineJson;
+import dev.clique.engine.tmux.HomeMark;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,6 +30,7 @@ public final class SessionStore {
   private static final TypeReference<List<SessionRecord>> ROWS = new TypeReference<>() {};
 
   private final Path file;
+  private final HomeMark home;
   private final ObjectMapper json = EngineJson.mapper();
   private static final long RECHECK_NANOS = 250_000_000L;
 
@@ -38,17 +41,41 @@ public final class SessionStore {
   private FileStamp loaded = FileStamp.NONE;
   private long checkedAt = System.nanoTime();
 
-  private SessionStore(Path file) {
+  private SessionStore(Path file, HomeMark home) {
     this.file = file;
+    this.home = home;
   }
 
   public static SessionStore open(Path file) {
-    SessionStore store = new SessionStore(file);
+    SessionStore store = new SessionStore(file, markOf(file));
     store.sweepTemporaryFiles();
     store.load();
     store.loaded = FileStamp.of(file);
     store.relist();
     return store;
+  }
+
+  /**
+   * The mark of this home's sessions: its id, made once beside this file ({@link HomeId}), and its
+   * folder. With no id (one that could not be read or written) sessions go unmarked.
+   */
+  private static HomeMark markOf(Path file) {
+    Path dir = file.toAbsolutePath().getParent();
+    try {
+      return new HomeMark(HomeId.readOrMake(dir.resolve(HomeId.FILE)), dir.toString());
+    } catch (IOException e) {
+      log.warn(
+          "the home's id could not be read or made in {}: its sessions go unmarked, and a session"
+              + " it left unrecorded is not told from another home's: {}",
+          dir,
+          e.getMessage());
+      return new HomeMark("", dir.toString());
+    }
+  }
+
+  /** Which home these sessions belong to: the mark each carries in tmux. */
+  HomeMark home() {
+    return home;
   }
 
   /** Where hooks a CLI reads from files are written: next to this file, in clique's home. */

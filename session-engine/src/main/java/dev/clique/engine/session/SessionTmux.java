@@ -2,6 +2,7 @@ package dev.clique.engine.session;
 
 import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.Foreground;
+import dev.clique.engine.tmux.HomeMark;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.PaneProcess;
 import dev.clique.engine.tmux.ServerPane;
@@ -84,9 +85,21 @@ final class SessionTmux implements Tmux {
   }
 
   @Override
-  public void newSession(String name, Path cwd, List<String> argv, Map<String, String> env)
+  public void newSession(
+      String name, Path cwd, List<String> argv, Map<String, String> env, HomeMark home)
       throws TmuxException {
-    own.newSession(name, cwd, argv, env);
+    own.newSession(name, cwd, argv, env, home);
+  }
+
+  /** Clique's own sessions only: a session on another server belongs to no home. */
+  @Override
+  public void markHome(String name, HomeMark home) throws TmuxException {
+    own.markHome(name, home);
+  }
+
+  @Override
+  public HomeMark home(String name) throws TmuxException {
+    return own.home(name);
   }
 
   @Override

@@ -102,6 +102,13 @@ final class SessionWatcher implements AutoCloseable {
   static final long RELAUNCH_POLL_MILLIS = 25;
 
   private final Map<String, Long> strangers = new HashMap<>(); // guarded by lock
+
+  /** Strangers of another home, or of none, handed over once: by id, the mark each then had. */
+  private final Map<String, String> passedOver = new HashMap<>(); // guarded by lock
+
+  /** The id of this engine's home, which its own sessions are marked with. */
+  private final String home;
+
   private volatile Runnable onStrangers;
   private volatile Runnable strangersSettled;
   private volatile long strangerDueAt; // 0: no pane waits for its grace to end
@@ -116,8 +123,10 @@ final class SessionWatcher implements AutoCloseable {
       CliCatalogue catalogue,
       WaitRegistry waits,
       Runnable published,
-      Clock clock) {
+      Clock clock,
+      String home) {
     this.tmux = tmux;
+    this.home = home;
     this.detector = detector;
     this.records = records;
     this.catalogue = catalogue;
@@ -386,19 +395,35 @@ final class SessionWatcher implements AutoCloseable {
   /**
    * Panes no record names, and since when: a session that another engine on the same home is
    * recording now, or one an engine killed mid-create left. One still unrecorded after {@value
-   * #STRANGER_GRACE_MILLIS} ms is handed to {@link #onStrangers}.
+   * #STRANGER_GRACE_MILLIS} ms is handed to {@link #onStrangers}: one of this home again after each
+   * grace, one marked as another home's (or unmarked) once for as long as its mark stays, since its
+   * mark, not time, decides whose it is.
    */
   private void noteStrangers(Map<String, PaneInfo> byId) {
     long now = clock.millis();
     Set<String> known = new HashSet<>(tracked);
     strangers.keySet().removeIf(id -> !byId.containsKey(id) || known.contains(id));
+    passedOver
+        .entrySet()
+        .removeIf(
+            e ->
+                !byId.containsKey(e.getKey())
+                    || known.contains(e.getKey())
+                    || !byId.get(e.getKey()).home().equals(e.getValue()));
     for (PaneInfo pane : byId.values()) {
-      if (!pane.dead() && !known.contains(pane.session()) && onStrangers != null) {
-        long since = strangers.computeIfAbsent(pane.session(), id -> now);
-        if (now - since >= STRANGER_GRACE_MILLIS) {
-          strangers.put(pane.session(), now); // asked again only after another grace
-          strangersSettled = onStrangers;
+      String id = pane.session();
+      if (pane.dead() || known.contains(id) || passedOver.containsKey(id) || onStrangers == null) {
+        continue;
+      }
+      long since = strangers.computeIfAbsent(id, k -> now);
+      if (now - since >= STRANGER_GRACE_MILLIS) {
+        if (pane.home().equals(home)) {
+          strangers.put(id, now); // asked again only after another grace
+        } else {
+          strangers.remove(id);
+          passedOver.put(id, pane.home());
         }
+        strangersSettled = onStrangers;
       }
     }
     long first = strangers.values().stream().mapToLong(Long::longValue).min().orElse(-1);

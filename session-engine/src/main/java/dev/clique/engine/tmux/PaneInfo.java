@@ -14,6 +14,8 @@ package dev.clique.engine.tmux;
  * @param cursorX cursor column
  * @param cursorY cursor row
  * @param title the pane title a program set with an escape sequence
+ * @param home the id of the clique home its session belongs to ({@link HomeMark#id()}), empty when
+ *     it carries none
  */
 public record PaneInfo(
     String session,
@@ -29,7 +31,8 @@ public record PaneInfo(
     long historySize,
     int cursorX,
     int cursorY,
-    String title) {
+    String title,
+    String home) {
 
   /** A pane with nothing but the basics known, as tests and fakes need it. */
   public static PaneInfo of(String session, String command, long activity, long pid) {
@@ -47,6 +50,7 @@ public record PaneInfo(
         0,
         0,
         0,
+        "",
         "");
   }
 
@@ -71,7 +75,8 @@ public record PaneInfo(
         historySize,
         cursorX,
         cursorY,
-        title);
+        title,
+        home);
   }
 
   /** The same pane, dead by signal {@code signal}. */
@@ -94,7 +99,8 @@ public record PaneInfo(
         historySize,
         cursorX,
         cursorY,
-        title);
+        title,
+        home);
   }
 
   /**

@@ -17,9 +17,18 @@ public interface Tmux {
   /** Whether the tmux binary can be run at all. */
   boolean installed();
 
-  /** Starts a detached session running {@code argv} in {@code cwd}, with extra environment. */
-  void newSession(String name, Path cwd, List<String> argv, Map<String, String> env)
+  /**
+   * Starts a detached session running {@code argv} in {@code cwd}, with extra environment, marked
+   * as {@code home}'s from its first moment ({@link HomeMark#NONE}: unmarked).
+   */
+  void newSession(String name, Path cwd, List<String> argv, Map<String, String> env, HomeMark home)
       throws TmuxException;
+
+  /** Marks a running session as {@code home}'s. */
+  void markHome(String name, HomeMark home) throws TmuxException;
+
+  /** The home a session is marked as belonging to; {@link HomeMark#NONE} when it carries none. */
+  HomeMark home(String name) throws TmuxException;
 
   /**
    * The working directory of the session's pane process now, as the kernel has it: where tmux

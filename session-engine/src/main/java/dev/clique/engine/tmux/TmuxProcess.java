@@ -35,7 +35,7 @@ public final class TmuxProcess implements Tmux {
   public static final int ROWS = 50;
   private static final int HISTORY = 50_000;
   private static final String FIELD = "\u001f"; // unit separator: cannot appear in the fields
-  private static final int PANE_FIELDS = 14;
+  private static final int PANE_FIELDS = 15;
 
   /**
    * A pane's fields, the command left empty: tmux reads a file under {@code /proc} for it, which
@@ -60,6 +60,7 @@ public final class TmuxProcess implements Tmux {
         "#{history_size}",
         "#{cursor_x}",
         "#{cursor_y}",
+        "#{" + HomeMark.ID_OPTION + "}",
         "#{pane_title}");
   }
 
@@ -181,7 +182,8 @@ public final class TmuxProcess implements Tmux {
   }
 
   @Override
-  public void newSession(String name, Path cwd, List<String> argv, Map<String, String> env)
+  public void newSession(
+      String name, Path cwd, List<String> argv, Map<String, String> env, HomeMark home)
       throws TmuxException {
     // Options first, in the same invocation, so the first pane already gets the large history.
     List<String> args =
@@ -245,6 +247,14 @@ public final class TmuxProcess implements Tmux {
     for (String arg : argv) {
       args.add(escape(arg));
     }
+    // Marked in the same invocation: no listing ever sees the session without its home. A failed
+    // new-session ends the invocation, so another session of that name is never marked.
+    if (!home.none()) {
+      for (List<String> option : markWords(name, home)) {
+        args.add(";");
+        option.forEach(word -> args.add(escape(word)));
+      }
+    }
     Result result =
         notifying(
             () -> {
@@ -261,6 +271,37 @@ public final class TmuxProcess implements Tmux {
     synchronized (controlLock) {
       controlRefusedAt = null; // a server runs now: the control client may attach
     }
+  }
+
+  private static List<List<String>> markWords(String name, HomeMark home) {
+    return List.of(
+        List.of("set-option", "-t", pane(name), HomeMark.ID_OPTION, home.id()),
+        List.of("set-option", "-t", pane(name), HomeMark.DIR_OPTION, home.dir()));
+  }
+
+  @Override
+  public void markHome(String name, HomeMark home) throws TmuxException {
+    List<List<String>> options = markWords(name, home);
+    List<String> words = new ArrayList<>(options.get(0));
+    words.add(";");
+    words.addAll(options.get(1));
+    check(call(words), "set-option");
+  }
+
+  @Override
+  public HomeMark home(String name) throws TmuxException {
+    // The id has no space in it: the first one ends it, and all after it is the folder.
+    String format = "#{" + HomeMark.ID_OPTION + "} #{" + HomeMark.DIR_OPTION + "}";
+    Result result = call(List.of("display-message", "-p", "-t", pane(name), format));
+    check(result, "display-message");
+    String both =
+        result.stdout.endsWith("\n")
+            ? result.stdout.substring(0, result.stdout.length() - 1)
+            : result.stdout;
+    int space = both.indexOf(' ');
+    return space < 0
+        ? new HomeMark(both, "")
+        : new HomeMark(both.substring(0, space), both.substring(space + 1));
   }
 
   private static void sleep(Duration pause) throws TmuxException {
@@ -479,6 +520,7 @@ public final class TmuxProcess implements Tmux {
               parseLong(f[10]),
               (int) parseLong(f[11]),
               (int) parseLong(f[12]),
+              f[14],
               f[13]));
     }
     return panes;

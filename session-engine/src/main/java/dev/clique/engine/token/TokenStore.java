@@ -144,6 +144,15 @@ public final class TokenStore {
     return byHash.values().stream().filter(t -> !t.isBound()).toList();
   }
 
+  /**
+   * Whether a token bound to {@code session} is here: the home whose store this is minted it, so an
+   * engine of this home started that session.
+   */
+  public synchronized boolean holdsSession(String session) {
+    reloadIfChanged(true);
+    return byHash.values().stream().anyMatch(t -> t.isBound() && t.session().equals(session));
+  }
+
   /** Revokes the token with this id; false when there is none. */
   public synchronized boolean revoke(String id) throws IOException {
     return update(tokens -> tokens.values().removeIf(t -> t.id().equals(id)));

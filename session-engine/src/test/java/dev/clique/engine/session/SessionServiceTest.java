@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.home.HomeId;
 import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.testing.FakeTmux;
 import dev.clique.engine.testing.MutableClock;
 import dev.clique.engine.tmux.Foreground;
+import dev.clique.engine.tmux.HomeMark;
 import dev.clique.engine.tmux.PaneProcess;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
@@ -20,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -77,6 +80,27 @@ class SessionServiceTest {
 
   private String state(String id) {
     return service.session(id).orElseThrow().state();
+  }
+
+  @Test
+  void aSessionIsMarkedAsThisHomesAndOnlyThisHomesStrangersAreAdopted() throws Exception {
+    String made = shell();
+    HomeMark home =
+        new HomeMark(Files.readString(dir.resolve(HomeId.FILE)).strip(), dir.toString());
+    assertThat(tmux.pane(made).home).isEqualTo(home);
+
+    service.adoptLateOrphans();
+    HomeMark other = new HomeMark(UUID.randomUUID().toString(), "/elsewhere/.clique");
+    tmux.newSession("ours-left", dir, List.of("bash"), Map.of(), home);
+    tmux.newSession("theirs", dir, List.of("bash"), Map.of(), other);
+    tmux.newSession("unmarked", dir, List.of("bash"), Map.of(), HomeMark.NONE);
+    run(SessionWatcher.STRANGER_GRACE_MILLIS + 1_000);
+
+    assertThat(service.sessions().stream().map(SessionView::id))
+        .containsExactlyInAnyOrder(made, "ours-left");
+    assertThat(tmux.pane("theirs").home).isEqualTo(other);
+    assertThat(tmux.pane("unmarked").home).isEqualTo(HomeMark.NONE);
+    assertThat(service.adoptOrphans()).isZero();
   }
 
   @Test

@@ -36,7 +36,8 @@ class StateFileCrashIT {
     try (var files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .as("the temporary file a kill left behind is swept at the next open")
-          .containsExactlyInAnyOrder("state.json", "state.json.bak", ".state.json.lock");
+          .containsExactlyInAnyOrder(
+              "state.json", "state.json.bak", ".state.json.lock", "home-id", ".home-id.lock");
     }
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");

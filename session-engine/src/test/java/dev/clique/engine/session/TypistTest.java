@@ -3,6 +3,7 @@ package dev.clique.engine.session;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clique.engine.testing.FakeTmux;
+import dev.clique.engine.tmux.HomeMark;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -18,7 +19,7 @@ class TypistTest {
 
   @BeforeEach
   void session() throws Exception {
-    tmux.newSession("s", Path.of("/tmp"), List.of("codex"), Map.of());
+    tmux.newSession("s", Path.of("/tmp"), List.of("codex"), Map.of(), HomeMark.NONE);
     pane = tmux.pane("s");
     pane.screen = "› ls\n\n› ";
     pane.echoes = false;

@@ -240,6 +240,7 @@ class RelaunchTest {
         history,
         0,
         (int) history % 50,
+        "",
         "");
   }
 }

@@ -68,7 +68,7 @@ class StateDetectorTest {
       activity = clock.millis() / 1000;
     }
     return new PaneInfo(
-        "s", "x", activity, 200, 50, false, 42, false, -1, -1, history, 0, cursor, "");
+        "s", "x", activity, 200, 50, false, 42, false, -1, -1, history, 0, cursor, "", "");
   }
 
   private void print(String id) {

@@ -2,6 +2,7 @@ package dev.clique.engine.testing;
 
 import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.Foreground;
+import dev.clique.engine.tmux.HomeMark;
 import dev.clique.engine.tmux.PaneInfo;
 import dev.clique.engine.tmux.PaneProcess;
 import dev.clique.engine.tmux.Tmux;
@@ -56,6 +57,9 @@ public final class FakeTmux implements Tmux {
 
     /** Whether typed text shows on the screen, as a terminal echoes it. */
     public volatile boolean echoes = true;
+
+    /** The home its session is marked as belonging to. */
+    public volatile HomeMark home = HomeMark.NONE;
 
     volatile long activity;
     volatile long historySize;
@@ -145,7 +149,8 @@ public final class FakeTmux implements Tmux {
 
   @Override
   public synchronized void newSession(
-      String name, Path cwd, List<String> argv, Map<String, String> env) throws TmuxException {
+      String name, Path cwd, List<String> argv, Map<String, String> env, HomeMark home)
+      throws TmuxException {
     if (sessions.containsKey(name)) {
       throw new TmuxException("tmux new-session failed: duplicate session: " + name);
     }
@@ -153,7 +158,18 @@ public final class FakeTmux implements Tmux {
     moves++;
     FakePane pane = new FakePane(name, cwd, argv, env, nextPid++);
     pane.activity = clock.millis() / 1000;
+    pane.home = home;
     sessions.put(name, pane);
+  }
+
+  @Override
+  public synchronized void markHome(String name, HomeMark home) throws TmuxException {
+    require(name).home = home;
+  }
+
+  @Override
+  public synchronized HomeMark home(String name) throws TmuxException {
+    return require(name).home;
   }
 
   @Override
@@ -210,7 +226,8 @@ public final class FakeTmux implements Tmux {
               pane.historySize,
               0,
               pane.cursorY,
-              ""));
+              "",
+              pane.home.id()));
     }
     return panes;
   }

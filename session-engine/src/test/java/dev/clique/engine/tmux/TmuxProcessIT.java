@@ -31,7 +31,7 @@ class TmuxProcessIT {
 
   @Test
   void killingTheServerRemovesItsSocketFileToo() throws Exception {
-    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    tmux.newSession("s1", dir, List.of("cat"), Map.of(), HomeMark.NONE);
     Path file = tmux.socketFile();
     assertThat(file).as("where tmux keeps the socket").exists();
     tmux.killServer();
@@ -40,9 +40,28 @@ class TmuxProcessIT {
   }
 
   @Test
+  void aSessionCarriesItsHomeFromItsFirstListingAndIsReadBackAsItWasGiven() throws Exception {
+    HomeMark home =
+        new HomeMark(UUID.randomUUID().toString(), "/home/me/a #{home} 'with' \"quotes\";");
+    tmux.newSession("marked", dir, List.of("cat"), Map.of(), home);
+    tmux.newSession("plain", dir, List.of("cat"), Map.of(), HomeMark.NONE);
+    assertThat(tmux.listPanes())
+        .extracting(PaneInfo::session, PaneInfo::home)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple("marked", home.id()),
+            org.assertj.core.groups.Tuple.tuple("plain", ""));
+    assertThat(tmux.home("marked")).isEqualTo(home);
+    assertThat(tmux.home("plain")).isEqualTo(HomeMark.NONE);
+
+    tmux.markHome("plain", home);
+    assertThat(tmux.home("plain")).isEqualTo(home);
+    assertThat(tmux.listPanes()).extracting(PaneInfo::home).containsOnly(home.id());
+  }
+
+  @Test
   void aServerItsControlClientJoinsIsWatchedByEvents() throws Exception {
     assertThat(tmux.watch().by()).as("before any server runs").isEqualTo(ServerWatch.NO_SERVER);
-    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    tmux.newSession("s1", dir, List.of("cat"), Map.of(), HomeMark.NONE);
     assertThat(tmux.activity()).isNotNull();
     assertThat(tmux.watch())
         .isEqualTo(
@@ -52,7 +71,7 @@ class TmuxProcessIT {
 
   @Test
   void aServerKilledUnderItIsNoticedAndTheNextServerIsJoinedAgain() throws Exception {
-    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    tmux.newSession("s1", dir, List.of("cat"), Map.of(), HomeMark.NONE);
     assertThat(tmux.activity()).isNotNull();
     long first = controlClients().size();
     assertThat(first).as("the control client on the first server").isEqualTo(1);
@@ -68,7 +87,7 @@ class TmuxProcessIT {
     assertThat(tmux.activity()).isEqualTo(tmux.activity());
     assertThat(tmux.watch().by()).isEqualTo(ServerWatch.NO_SERVER);
 
-    tmux.newSession("s2", dir, List.of("cat"), Map.of());
+    tmux.newSession("s2", dir, List.of("cat"), Map.of(), HomeMark.NONE);
     assertThat(tmux.activity()).isNotNull();
     assertThat(tmux.watch().by()).isEqualTo(ServerWatch.EVENTS);
     assertThat(controlClients()).as("a control client on the new server").isNotEmpty();
@@ -97,7 +116,8 @@ class TmuxProcessIT {
     Files.writeString(counted, "#!/bin/sh\necho \"$*\" >> '" + started + "'\nexec tmux \"$@\"\n");
     assertThat(counted.toFile().setExecutable(true)).isTrue();
     TmuxProcess watched = new TmuxProcess(counted.toString(), tmux.socket(), Duration.ofSeconds(5));
-    watched.newSession("s1", dir, List.of("sh", "-c", "echo \"it's here\"; exec cat"), Map.of());
+    watched.newSession(
+        "s1", dir, List.of("sh", "-c", "echo \"it's here\"; exec cat"), Map.of(), HomeMark.NONE);
     assertThat(watched.activity()).as("the control client joined").isNotNull();
     assertThat(eventually(() -> watched.captureScreen("s1").startsWith("it's here\n"))).isTrue();
     List<PaneInfo> first = watched.listPanes();
@@ -127,7 +147,7 @@ class TmuxProcessIT {
             + "exec tmux \"$@\"\n");
     assertThat(lacking.toFile().setExecutable(true)).isTrue();
     TmuxProcess polled = new TmuxProcess(lacking.toString(), tmux.socket(), Duration.ofSeconds(5));
-    polled.newSession("s1", dir, List.of("cat"), Map.of());
+    polled.newSession("s1", dir, List.of("cat"), Map.of(), HomeMark.NONE);
 
     assertThat(polled.activity()).as("only listing tells what the server did").isNull();
     assertThat(polled.watch().by()).isEqualTo(ServerWatch.POLLING);
@@ -138,7 +158,7 @@ class TmuxProcessIT {
 
   @Test
   void textIsTypedLiterallyNeverAsKeyNamesOrCommandSeparators() throws Exception {
-    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    tmux.newSession("s1", dir, List.of("cat"), Map.of(), HomeMark.NONE);
     String hostile = "Enter C-c -x ; ls; echo $HOME \\; end;";
     tmux.sendText("s1", hostile);
     tmux.sendKey("s1", "Enter");
@@ -147,8 +167,8 @@ class TmuxProcessIT {
 
   @Test
   void aTargetNamesExactlyOneSessionNeverAPrefix() throws Exception {
-    tmux.newSession("abcd", dir, List.of("cat"), Map.of());
-    tmux.newSession("abc", dir, List.of("cat"), Map.of());
+    tmux.newSession("abcd", dir, List.of("cat"), Map.of(), HomeMark.NONE);
+    tmux.newSession("abc", dir, List.of("cat"), Map.of(), HomeMark.NONE);
     tmux.killSession("abc");
     assertThat(tmux.listPanes()).extracting(PaneInfo::session).containsExactly("abcd");
   }
@@ -160,7 +180,8 @@ class TmuxProcessIT {
         "env",
         dir,
         List.of("sh", "-c", "echo \"$CLIQUE_SESSION\" > " + out + "; exec cat"),
-        Map.of("CLIQUE_SESSION", "abc-123"));
+        Map.of("CLIQUE_SESSION", "abc-123"),
+        HomeMark.NONE);
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (!Files.exists(out) || Files.readString(out).isBlank()) {
       assertThat(System.nanoTime()).isLessThan(deadline);
@@ -185,7 +206,8 @@ class TmuxProcessIT {
             "sh",
             "-c",
             "echo \"${CI-unset} ${GITHUB_ACTIONS-unset} ${HOME-unset}\" > " + out + "; exec cat"),
-        Map.of());
+        Map.of(),
+        HomeMark.NONE);
     long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
     while (!Files.exists(out) || Files.readString(out).isBlank()) {
       assertThat(System.nanoTime()).isLessThan(deadline);
@@ -202,7 +224,7 @@ class TmuxProcessIT {
     String ends = "trap '' HUP; echo ending; exec </dev/null >/dev/null 2>&1; sleep 0; exit 3";
     for (int i = 0; i < 10; i++) {
       String name = "ends-" + i;
-      tmux.newSession(name, dir, List.of("sh", "-c", ends), Map.of());
+      tmux.newSession(name, dir, List.of("sh", "-c", ends), Map.of(), HomeMark.NONE);
       PaneInfo pane = null;
       long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
       while (pane == null || pane.exitStatus() < 0) {
@@ -220,7 +242,7 @@ class TmuxProcessIT {
 
   @Test
   void aPaneASignalEndedSaysWhichSignal() throws Exception {
-    tmux.newSession("killed", dir, List.of("sleep", "100"), Map.of());
+    tmux.newSession("killed", dir, List.of("sleep", "100"), Map.of(), HomeMark.NONE);
     long pid = tmux.listPanes().get(0).pid();
     assertThat(ProcessHandle.of(pid).orElseThrow().destroy()).as("SIGTERM sent").isTrue();
     assertThat(eventually(() -> tmux.listPanes().get(0).exitSignal() == 15))
@@ -238,7 +260,7 @@ class TmuxProcessIT {
 
   @Test
   void textEndingInABackslashAndASemicolonStaysExactlyThat() throws Exception {
-    tmux.newSession("s1", dir, List.of("cat"), Map.of());
+    tmux.newSession("s1", dir, List.of("cat"), Map.of(), HomeMark.NONE);
     tmux.sendText("s1", "tail \\;");
     tmux.sendKey("s1", "Enter");
     assertThat(waitForPane("s1", "tail \\;")).contains("tail \\;");
@@ -246,7 +268,7 @@ class TmuxProcessIT {
 
   @Test
   void theShellHoldsTheTerminalAtItsPromptAndACommandWhileItRuns() throws Exception {
-    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of());
+    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of(), HomeMark.NONE);
     PaneInfo pane = tmux.listPanes().get(0);
     assertThat(eventually(() -> tmux.foreground(pane) == Foreground.SHELL)).isTrue();
     tmux.sendText("sh", "sleep 2");
@@ -261,7 +283,7 @@ class TmuxProcessIT {
 
   @Test
   void theOutputMarkMovesWhenThePanePrintsAndStaysWhenItIsQuiet() throws Exception {
-    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of());
+    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of(), HomeMark.NONE);
     assertThat(eventually(() -> !tmux.captureScreen("sh").isBlank())).isTrue();
     Thread.sleep(300);
     PaneInfo.OutputMark quiet = tmux.listPanes().get(0).mark();
@@ -274,7 +296,7 @@ class TmuxProcessIT {
 
   @Test
   void theScreenCaptureIsTheVisibleScreenAndThePaneCaptureReachesIntoHistory() throws Exception {
-    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of());
+    tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of(), HomeMark.NONE);
     tmux.sendText("sh", "seq -f 'line-%g' 1 120");
     tmux.sendKey("sh", "Enter");
     assertThat(eventually(() -> tmux.captureScreen("sh").contains("line-120"))).isTrue();
@@ -291,7 +313,8 @@ class TmuxProcessIT {
         "mem",
         dir,
         List.of("sh", "-c", "python3 -c 'b = bytearray(64 << 20); import time; time.sleep(30)'"),
-        Map.of());
+        Map.of(),
+        HomeMark.NONE);
     long pid = tmux.listPanes().get(0).pid();
     assertThat(eventually(() -> tmux.residentBytes(List.of(pid)).get(pid) > (64L << 20))).isTrue();
   }

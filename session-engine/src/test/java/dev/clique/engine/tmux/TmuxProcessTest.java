@@ -25,10 +25,11 @@ class TmuxProcessTest {
                 "7",
                 "3",
                 "4",
+                "0b1e5a7c-3d4f-4e21-9a8b-6c5d4e3f2a10",
                 "title " + F + " with separator")
             + "\n"
             + String.join(
-                F, "abc", "vim", "1", "80", "24", "0", "43", "0", "", "", "0", "0", "0", "")
+                F, "abc", "vim", "1", "80", "24", "0", "43", "0", "", "", "0", "0", "0", "", "")
             + "\n"
             + "garbage\n";
     assertThat(TmuxProcess.parsePanes(listing))
@@ -47,7 +48,8 @@ class TmuxProcessTest {
                 7,
                 3,
                 4,
-                "title " + F + " with separator"));
+                "title " + F + " with separator",
+                "0b1e5a7c-3d4f-4e21-9a8b-6c5d4e3f2a10"));
   }
 
   @Test
@@ -71,7 +73,8 @@ class TmuxProcessTest {
   /** A listing row of a dead pane with this {@code #{pane_dead_status}} and time of death. */
   private static String deadPane(String status, String deadTime) {
     return String.join(
-        F, "abc", "claude", "1", "200", "50", "0", "43", "1", status, deadTime, "9", "0", "3", "");
+        F, "abc", "claude", "1", "200", "50", "0", "43", "1", status, deadTime, "9", "0", "3", "",
+        "");
   }
 
   @Test
