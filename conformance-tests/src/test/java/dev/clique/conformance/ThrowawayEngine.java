@@ -43,13 +43,20 @@ final class ThrowawayEngine implements AutoCloseable {
   private HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Map<String, String> extraEnv = new HashMap<>();
   private final boolean ownsHome;
+  private final boolean ownsSocket;
   private int fileLimit;
   private final List<String> serveFlags = new ArrayList<>();
   private final EngineHosts.Host host;
   private Spawned serve;
 
   private ThrowawayEngine(
-      Path home, Path workdir, String socket, int port, boolean ownsHome, EngineHosts.Host host) {
+      Path home,
+      Path workdir,
+      String socket,
+      int port,
+      boolean ownsHome,
+      boolean ownsSocket,
+      EngineHosts.Host host) {
     this.home = home;
     this.workdir = workdir;
     this.socket = socket;
@@ -57,6 +64,7 @@ final class ThrowawayEngine implements AutoCloseable {
     this.host = host;
     this.url = "http://" + host.address() + ":" + port;
     this.ownsHome = ownsHome;
+    this.ownsSocket = ownsSocket;
   }
 
   /**
@@ -64,9 +72,29 @@ final class ThrowawayEngine implements AutoCloseable {
    * stops only its own process.
    */
   ThrowawayEngine sibling() throws IOException {
-    ThrowawayEngine sibling = new ThrowawayEngine(home, workdir, socket, freePort(), false, host);
+    ThrowawayEngine sibling =
+        new ThrowawayEngine(home, workdir, socket, freePort(), false, false, host);
     sibling.extraEnv.putAll(extraEnv);
     return sibling;
+  }
+
+  /**
+   * An engine on a home of its own that shares this one's tmux socket, as a second {@code
+   * CLIQUE_HOME} beside {@code ~/.clique} does with the default socket; not started. Closing it
+   * deletes its own home and leaves the socket's server to this one.
+   */
+  ThrowawayEngine neighbour() throws IOException {
+    ThrowawayEngine neighbour =
+        new ThrowawayEngine(
+            Files.createTempDirectory("clique-it-home-"),
+            Files.createTempDirectory("clique-it-work-"),
+            socket,
+            freePort(),
+            true,
+            false,
+            host);
+    neighbour.extraEnv.putAll(extraEnv);
+    return neighbour;
   }
 
   /** A home, socket and port, with no engine running yet. */
@@ -79,7 +107,7 @@ final class ThrowawayEngine implements AutoCloseable {
     String tag = ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
     Path home = Files.createTempDirectory("clique-it-home-");
     Path workdir = Files.createTempDirectory("clique-it-work-");
-    return new ThrowawayEngine(home, workdir, "clique-it-" + tag, freePort(), true, host);
+    return new ThrowawayEngine(home, workdir, "clique-it-" + tag, freePort(), true, true, host);
   }
 
   /** The environment every clique process of this engine runs with. */
@@ -228,6 +256,14 @@ final class ThrowawayEngine implements AutoCloseable {
     if (serve != null) {
       ProcessHandle.of(serve.pid()).ifPresent(ProcessHandle::destroyForcibly);
       serve.waitFor(Duration.ofSeconds(10));
+      serve.close();
+      serve = null;
+    }
+  }
+
+  /** Stops the engine process (SIGTERM) and waits for its exit; tmux and its sessions stay. */
+  void stop() {
+    if (serve != null) {
       serve.close();
       serve = null;
     }
@@ -383,10 +419,12 @@ final class ThrowawayEngine implements AutoCloseable {
     if (!ownsHome) {
       return;
     }
-    try {
-      Tmux.killServer(socket);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (ownsSocket) {
+      try {
+        Tmux.killServer(socket);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     deleteTree(home);
     deleteTree(workdir);
