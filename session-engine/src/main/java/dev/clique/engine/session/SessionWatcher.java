@@ -313,6 +313,11 @@ final class SessionWatcher implements AutoCloseable {
         }
       }
       for (String id : detector.needingScreen(ids)) {
+        // What a shell waits on (its line editor, or a question) counts as of its screen.
+        PaneInfo pane = current.get(id);
+        if (pane != null && detector.wantsForeground(id)) {
+          detector.foreground(id, tmux.foreground(pane));
+        }
         capture(id);
         looked = true;
       }

@@ -24,8 +24,9 @@ import java.util.regex.Pattern;
  *       shell} session, a command holding the terminal is working even when silent, and the prompt
  *       the shell prints when it gets the terminal back is not work;
  *   <li>{@code waiting}/{@code error}: a fresh attention signal or what the last lines say. On a
- *       shell's screen a generic question counts only as its last line with the cursor on it, and
- *       then also while the command that asks it holds the terminal, once it is quiet;
+ *       shell's screen a generic question counts only as its last line with the cursor on it, not
+ *       the shell's own prompt (at its line editor, or as it showed it), and then also while the
+ *       command that asks it holds the terminal, once it is quiet, whoever typed that command;
  *   <li>{@code idle}.
  * </ol>
  *
@@ -170,12 +171,16 @@ public final class StateDetector {
       return;
     }
     long now = clock.millis();
+    if (foreground != Foreground.UNKNOWN) {
+      p.atLineEditor = foreground == Foreground.PROMPT;
+      p.lineEditorShows |= p.atLineEditor;
+    }
     switch (foreground) {
       case COMMAND -> {
         p.commandRunning = true;
         p.shellSeenAt = -1;
       }
-      case SHELL -> {
+      case PROMPT, SHELL -> {
         if (p.commandRunning) {
           if (p.shellSeenAt < 0) {
             p.shellSeenAt = now;
@@ -631,7 +636,19 @@ public final class StateDetector {
     /** The last screen's last line is a question the cursor sits on, and not the prompt. */
     boolean questionAtCursor;
 
-    /** What the shell shows when it has the terminal and nothing was typed since: its prompt. */
+    /** At the last probe the shell held the terminal and waited for a key in its line editor. */
+    boolean atLineEditor;
+
+    /**
+     * The shell was seen waiting in its line editor once: its editor shows itself (bash's readline,
+     * fish), so holding the terminal without it is not being at its prompt.
+     */
+    boolean lineEditorShows;
+
+    /**
+     * What the shell showed at the cursor when it last got the terminal back (or was first seen),
+     * before anything else was printed: its prompt.
+     */
     String prompt;
 
     long screenAt = -1;
@@ -696,17 +713,42 @@ public final class StateDetector {
     /**
      * Notes whether a shell's screen asks: a program that asks waits right after its question (the
      * cursor on that line), while a line a command printed and went on from has the cursor under
-     * it. A shell at its own prompt and one in {@code read -p} both hold the terminal and both read
-     * it (the same system call), so what the shell shows when it has just got the terminal back, or
-     * started, and nothing was typed since is taken as its prompt, never as a question.
+     * it. The line at the cursor is the shell's own, never a question, when
+     *
+     * <ul>
+     *   <li>the shell holds the terminal and waits for a key in its line editor: bash's readline
+     *       and fish wait in {@code select}/{@code poll}, while a builtin that asks ({@code read
+     *       -p}) waits in a plain read of the terminal; or
+     *   <li>it begins with the shell's prompt (with what is being typed after it): what the shell
+     *       showed at the cursor when it got the terminal back, or was first seen, before anything
+     *       else was printed or sent, and, for a shell whose editor shows itself, while it waited
+     *       there. This is what tells the prompt of a shell whose editor reads plainly (zsh, dash),
+     *       and that of a shell started inside it, from a question.
+     * </ul>
+     *
+     * Who typed the command does not matter: a person's keys echo as output like any, and a
+     * question a person typed at the keyboard asks as one sent through clique does.
      */
     void asksAtCursor(String captured, Reading reading) {
       boolean atCursor =
           ScreenLines.cursorOnLastText(captured, mark == null ? -1 : mark.cursorY(), rows);
-      if (atCursor && !commandRunning && shellSince >= 0 && inputAt < shellSince) {
-        prompt = reading.last();
+      String line = reading.last();
+      boolean atItsEditor = !commandRunning && atLineEditor;
+      boolean onlyItsPromptSince = lastOutput <= shellSince + PROMPT_GRACE_MILLIS;
+      if (atCursor
+          && !commandRunning
+          && shellSince >= 0
+          && inputAt < shellSince
+          && onlyItsPromptSince
+          && (atItsEditor || !lineEditorShows)) {
+        prompt = line;
       }
-      questionAtCursor = atCursor && !reading.last().equals(prompt);
+      questionAtCursor = atCursor && !atItsEditor && !beginsWithPrompt(line);
+    }
+
+    private boolean beginsWithPrompt(String line) {
+      return prompt != null
+          && (line.equals(prompt) || !prompt.isEmpty() && line.startsWith(prompt));
     }
 
     void output(long at) {
@@ -726,6 +768,8 @@ public final class StateDetector {
       screenAt = -1;
       reading = null;
       questionAtCursor = false;
+      atLineEditor = false;
+      lineEditorShows = false;
       prompt = null;
       proofStretch = -1;
       signal = Signal.NONE;

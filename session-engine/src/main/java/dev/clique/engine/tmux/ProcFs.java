@@ -42,7 +42,10 @@ final class ProcFs {
 
   /**
    * The pane's process (a session leader tmux started) holds the terminal when the terminal's
-   * foreground process group ({@code tpgid}) is its own group.
+   * foreground process group ({@code tpgid}) is its own group; it is at a line editor's prompt when
+   * it then waits for a key in {@code select} or {@code poll} (its {@code wchan}), where a line
+   * editor waits (it watches signals and timers too), while a builtin that reads an answer ({@code
+   * read -p}) waits in the terminal's own read.
    */
   Foreground foreground(long pid) {
     if (pid <= 0) {
@@ -57,7 +60,25 @@ final class ProcFs {
     if (tpgid <= 0) {
       return Foreground.UNKNOWN;
     }
-    return tpgid == pgrp ? Foreground.SHELL : Foreground.COMMAND;
+    if (tpgid != pgrp) {
+      return Foreground.COMMAND;
+    }
+    return waitsInSelectOrPoll(pid) ? Foreground.PROMPT : Foreground.SHELL;
+  }
+
+  /**
+   * Whether the process sleeps in {@code select} or {@code poll} (its {@code wchan}: {@code
+   * poll_schedule_timeout}, {@code do_select}, {@code ep_poll}, ...); no when unreadable or
+   * running.
+   */
+  private boolean waitsInSelectOrPoll(long pid) {
+    try {
+      String wchan =
+          new String(Files.readAllBytes(root.resolve(pid + "/wchan")), StandardCharsets.UTF_8);
+      return wchan.contains("poll") || wchan.contains("select");
+    } catch (IOException | RuntimeException e) {
+      return false;
+    }
   }
 
   /**

@@ -716,6 +716,113 @@ class StateDetectorTest {
     assertThat(state("sh")).isEqualTo(SessionState.IDLE);
   }
 
+  /** Keys a person typed at the pane's terminal: the engine sees only their echo. */
+  private void typedByAPerson(String id, int cursorRow) {
+    clock.advanceMillis(1_500);
+    printedTo(id, cursorRow);
+  }
+
+  @Test
+  void aReadAPersonTypedWaitsThoughNothingWasSentAndThePromptStaysIdle() {
+    startShell("bash-5.2$ ");
+    clock.advanceMillis(2_100);
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+
+    typedByAPerson("sh", 1); // read -p "Proceed? (y/n) " a: a builtin, the shell keeps it
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.foreground("sh", Foreground.SHELL); // in the terminal's own read
+    assertThat(detector.needsScreen("sh")).isTrue();
+    detector.screen("sh", rows("bash-5.2$ read -p \"Proceed? (y/n) \" a", "Proceed? (y/n) "));
+    Verdict verdict = detector.verdict("sh");
+    assertThat(verdict.state()).isEqualTo(SessionState.WAITING);
+    assertThat(verdict.attention().detail()).isEqualTo("Proceed? (y/n)");
+    assertThat(verdict.source())
+        .isEqualTo(new StateSource("pane", "generic question yes-no: Proceed? (y/n)"));
+
+    typedByAPerson("sh", 2); // y
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.foreground("sh", Foreground.SHELL); // a shell whose editor reads plainly (zsh)
+    detector.screen(
+        "sh", rows("bash-5.2$ read -p \"Proceed? (y/n) \" a", "Proceed? (y/n) y", "bash-5.2$ "));
+    assertThat(state("sh")).as("its prompt, as first seen").isEqualTo(SessionState.IDLE);
+
+    // Then python3 -c 'input("Proceed? (y/n) ")', typed too: the same words, asked by a command.
+    typedByAPerson("sh", 3);
+    detector.foreground("sh", Foreground.COMMAND);
+    silentCommand("sh", 2_100);
+    assertThat(detector.needsScreen("sh")).isTrue();
+    detector.screen(
+        "sh",
+        rows(
+            "bash-5.2$ read -p \"Proceed? (y/n) \" a",
+            "Proceed? (y/n) y",
+            "bash-5.2$ python3 -c 'input(\"Proceed? (y/n) \")'",
+            "Proceed? (y/n) "));
+    assertThat(state("sh")).isEqualTo(SessionState.WAITING);
+  }
+
+  @Test
+  void aPromptChangedInPlaceIsTheShellsOwnWhileItsLineEditorWaits() {
+    startShell("bash-5.2$ ");
+    typedByAPerson("sh", 1); // PS1='Proceed? (y/n) ': a builtin, the prompt changes in place
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.foreground("sh", Foreground.PROMPT); // readline waits for a key
+    detector.screen("sh", rows("bash-5.2$ PS1='Proceed? (y/n) '", "Proceed? (y/n) "));
+    Verdict verdict = detector.verdict("sh");
+    assertThat(verdict.state()).isEqualTo(SessionState.IDLE);
+    assertThat(verdict.source().evidence()).isEqualTo("quiet at: Proceed? (y/n)");
+
+    typedByAPerson("sh", 1); // "ls", not yet Enter: its editor still waits
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.foreground("sh", Foreground.PROMPT);
+    detector.screen("sh", rows("bash-5.2$ PS1='Proceed? (y/n) '", "Proceed? (y/n) ls"));
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void aReadTypedTheMomentThePromptCameAsksWhereTheLineEditorShowsItself() {
+    detector.track("sh", SHELL);
+    printedTo("sh", 0);
+    detector.foreground("sh", Foreground.PROMPT); // readline waits for a key
+    clock.advanceMillis(300);
+    printedTo("sh", 1); // read -p "Proceed? (y/n) " a, typed at once: no capture in between
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.foreground("sh", Foreground.SHELL); // in the terminal's own read
+    detector.screen("sh", rows("bash-5.2$ read -p \"Proceed? (y/n) \" a", "Proceed? (y/n) "));
+    assertThat(state("sh")).isEqualTo(SessionState.WAITING);
+
+    printedTo("sh", 2); // y
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.foreground("sh", Foreground.PROMPT);
+    detector.screen(
+        "sh", rows("bash-5.2$ read -p \"Proceed? (y/n) \" a", "Proceed? (y/n) y", "bash-5.2$ "));
+    assertThat(state("sh")).isEqualTo(SessionState.IDLE);
+  }
+
+  @Test
+  void whatAPersonTypesAtThePromptIsNeverTakenForIt() {
+    startShell("bash-5.2$ ");
+    // read -p "Deploy? " x typed, and it asks before any capture: the prompt was learned first.
+    typedByAPerson("sh", 0);
+    clock.advanceMillis(100);
+    printedTo("sh", 1);
+    clock.advanceMillis(2_100);
+    quiet("sh");
+    detector.foreground("sh", Foreground.SHELL);
+    detector.screen("sh", rows("bash-5.2$ read -p \"Deploy? \" x", "Deploy? "));
+    assertThat(state("sh")).isEqualTo(SessionState.WAITING);
+    // Captured again, nothing new: still its question, not a prompt learned from it.
+    clock.advanceMillis(1_000);
+    detector.screen("sh", rows("bash-5.2$ read -p \"Deploy? \" x", "Deploy? "));
+    assertThat(state("sh")).isEqualTo(SessionState.WAITING);
+  }
+
   @Test
   void anErrorOnAShellsScreenWinsOverItsQuestion() {
     startShell("bash-5.2$ ");

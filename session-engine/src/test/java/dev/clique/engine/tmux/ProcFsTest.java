@@ -20,6 +20,31 @@ class ProcFsTest {
   @TempDir Path root;
 
   @Test
+  void aShellThatHoldsItsTerminalIsAtItsPromptWhenItWaitsInSelectOrPoll() throws IOException {
+    // pid 50: its own group 50, the terminal's foreground group (tpgid) 50.
+    stat(50, "50 (bash) S 1 50 50 34816 50 4194560");
+    for (String[] waits :
+        new String[][] {
+          {"poll_schedule_timeout.constprop.0", "PROMPT"}, // readline's pselect
+          {"do_select", "PROMPT"},
+          {"do_sys_poll", "PROMPT"},
+          {"ep_poll", "PROMPT"},
+          {"wait_woken", "SHELL"}, // read -p: the terminal's own read
+          {"n_tty_read", "SHELL"},
+          {"0", "SHELL"} // running, or not shown
+        }) {
+      Files.writeString(root.resolve("50/wchan"), waits[0]);
+      assertThat(new ProcFs(root).foreground(50)).as(waits[0]).hasToString(waits[1]);
+    }
+    Files.delete(root.resolve("50/wchan"));
+    assertThat(new ProcFs(root).foreground(50)).as("unreadable").isEqualTo(Foreground.SHELL);
+
+    stat(60, "60 (bash) S 1 60 60 34817 61 4194560"); // its command's group 61 holds it
+    Files.writeString(root.resolve("60/wchan"), "do_wait");
+    assertThat(new ProcFs(root).foreground(60)).isEqualTo(Foreground.COMMAND);
+  }
+
+  @Test
   void theStartEnvironmentOfAProcessGivesTheNamesAskedFor() throws IOException {
     Files.createDirectories(root.resolve("42"));
     Files.write(

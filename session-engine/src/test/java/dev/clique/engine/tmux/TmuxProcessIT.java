@@ -270,13 +270,20 @@ class TmuxProcessIT {
   void theShellHoldsTheTerminalAtItsPromptAndACommandWhileItRuns() throws Exception {
     tmux.newSession("sh", dir, List.of("bash", "--norc", "--noprofile"), Map.of(), HomeMark.NONE);
     PaneInfo pane = tmux.listPanes().get(0);
-    assertThat(eventually(() -> tmux.foreground(pane) == Foreground.SHELL)).isTrue();
+    assertThat(eventually(() -> tmux.foreground(pane) == Foreground.PROMPT)).isTrue();
     tmux.sendText("sh", "sleep 2");
     tmux.sendKey("sh", "Enter");
     assertThat(eventually(() -> tmux.foreground(pane) == Foreground.COMMAND)).isTrue();
     assertThat(eventually(() -> tmux.currentCommand(tmux.listPanes().get(0)).equals("sleep")))
         .isTrue();
+    assertThat(eventually(() -> tmux.foreground(pane) == Foreground.PROMPT)).isTrue();
+    // A builtin that asks: the shell keeps the terminal, and reads it without its line editor.
+    tmux.sendText("sh", "read -p 'Name? ' name");
+    tmux.sendKey("sh", "Enter");
     assertThat(eventually(() -> tmux.foreground(pane) == Foreground.SHELL)).isTrue();
+    tmux.sendText("sh", "bob");
+    tmux.sendKey("sh", "Enter");
+    assertThat(eventually(() -> tmux.foreground(pane) == Foreground.PROMPT)).isTrue();
     assertThat(tmux.foreground(PaneInfo.of("gone", "x", 0, 999_999_999)))
         .isEqualTo(Foreground.UNKNOWN);
   }
