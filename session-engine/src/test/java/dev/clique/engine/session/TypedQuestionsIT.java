@@ -59,23 +59,16 @@ class TypedQuestionsIT {
     try (EngineSandbox sandbox = new EngineSandbox(dir)) {
       SessionService service = sandbox.service();
       String id = idleShell(sandbox, service);
-      type(sandbox, id, "read -p \"Proceed? (y/n) \" a");
-      await(service, id, PATIENCE, "waiting");
+      Thread.sleep(1_500); // a person reads the prompt before typing
+      Duration read = asked(sandbox, service, id, "read -p \"Proceed? (y/n) \" a");
       type(sandbox, id, "n");
       await(service, id, PATIENCE, "idle");
 
-      long typed = System.nanoTime();
-      type(sandbox, id, "python3 -c 'input(\"Proceed? (y/n) \")'");
-      await(service, id, PATIENCE, "waiting");
-      Duration took = Duration.ofNanos(System.nanoTime() - typed);
-      System.err.println(
-          "python's question waiting after "
-              + took.toMillis()
-              + " ms: "
-              + view(service, id).stateSource().evidence());
-      asks(view(service, id), "Proceed? (y/n)", "yes-no");
-      // Quiet for two seconds (what tells a question from work) and a look: a read is as quick.
-      assertThat(took).as(pane(service, id)).isLessThan(Duration.ofSeconds(5));
+      Duration python = asked(sandbox, service, id, "python3 -c 'input(\"Proceed? (y/n) \")'");
+      assertThat(view(service, id).command()).isEqualTo("python3");
+      // Quiet for two seconds (what tells a question from work) and a look, as for the read.
+      assertThat(python).as(pane(service, id)).isLessThan(Duration.ofSeconds(5));
+      assertThat(read).isLessThan(Duration.ofSeconds(5));
 
       type(sandbox, id, "y");
       await(service, id, PATIENCE, "idle");
@@ -131,6 +124,20 @@ class TypedQuestionsIT {
       user.run("work", "send-keys", "-t", "=mine:", "Enter");
       waitFor(api, id, "idle");
     }
+  }
+
+  /** Types {@code command}, which asks "Proceed? (y/n) ": how long it took to read waiting. */
+  private static Duration asked(
+      EngineSandbox sandbox, SessionService service, String id, String command) throws Exception {
+    long typed = System.nanoTime();
+    type(sandbox, id, command);
+    await(service, id, PATIENCE, "waiting");
+    Duration took = Duration.ofNanos(System.nanoTime() - typed);
+    SessionView view = view(service, id);
+    System.err.printf(
+        "%s: waiting after %d ms, %s%n", command, took.toMillis(), view.stateSource().evidence());
+    asks(view, "Proceed? (y/n)", "yes-no");
+    return took;
   }
 
   /** A new shell session, once idle at its prompt. */
