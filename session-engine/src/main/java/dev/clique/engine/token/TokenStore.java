@@ -44,7 +44,9 @@ public final class TokenStore {
   private Map<String, Token> byHash = new LinkedHashMap<>();
   private FileStamp loadedStamp = FileStamp.NONE;
   private long lastCheckMillis = Long.MIN_VALUE;
-  private boolean usageDirty;
+
+  /** When each token was last used, since the last flush: what the file does not know yet. */
+  private Map<String, Long> unflushedUse = new LinkedHashMap<>();
 
   private TokenStore(Path file, Clock clock) {
     this.file = file;
@@ -120,7 +122,7 @@ public final class TokenStore {
     }
     Token used = found.usedAt(clock.instant().getEpochSecond());
     byHash.put(used.hash(), used);
-    usageDirty = true;
+    unflushedUse.put(used.hash(), used.lastUsed());
     return Optional.of(used);
   }
 
@@ -198,24 +200,33 @@ public final class TokenStore {
    * and then rather than writing the file on every request.
    */
   public synchronized void flushUsage() throws IOException {
-    if (!usageDirty || file == null) {
+    if (unflushedUse.isEmpty() || file == null) {
       return;
     }
-    Map<String, Long> used = new LinkedHashMap<>();
-    byHash.values().forEach(t -> used.put(t.hash(), t.lastUsed()));
-    usageDirty = false;
-    update(
-        tokens -> {
-          boolean changed = false;
-          for (Map.Entry<String, Token> entry : tokens.entrySet()) {
-            long last = used.getOrDefault(entry.getKey(), 0L);
-            if (last > entry.getValue().lastUsed()) {
-              entry.setValue(entry.getValue().usedAt(last));
-              changed = true;
+    Map<String, Long> used = unflushedUse;
+    unflushedUse = new LinkedHashMap<>();
+    try {
+      // Written whenever a used token is still there: the copy update() works on already holds
+      // this process's last uses (authenticate() put them there), so comparing against it would
+      // never find anything newer.
+      update(
+          tokens -> {
+            boolean present = false;
+            for (Map.Entry<String, Long> use : used.entrySet()) {
+              Token token = tokens.get(use.getKey());
+              if (token != null) {
+                present = true;
+                if (use.getValue() > token.lastUsed()) {
+                  tokens.put(token.hash(), token.usedAt(use.getValue()));
+                }
+              }
             }
-          }
-          return changed;
-        });
+            return present;
+          });
+    } catch (IOException | RuntimeException e) {
+      used.forEach((hash, last) -> unflushedUse.merge(hash, last, Math::max));
+      throw e;
+    }
   }
 
   /**

@@ -3,10 +3,13 @@ package dev.clique.engine.token;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clique.engine.json.EngineJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.EnumSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -109,5 +112,34 @@ class TokenStoreTest {
     assertThat(store.listing()).isEmpty();
     MintedToken minted = store.create("after", EnumSet.of(Scope.READ), "");
     assertThat(store.authenticate(minted.secret())).isPresent();
+  }
+
+  @Test
+  void aUseIsWrittenToTheFileAtTheNextFlushWhileTheStoreRuns() throws Exception {
+    Instant minted = Instant.parse("2026-01-01T00:00:00Z");
+    TokenStore engine =
+        TokenStore.open(dir.resolve("tokens.json"), Clock.fixed(minted, ZoneOffset.UTC));
+    MintedToken token = engine.create("mcp", EnumSet.of(Scope.READ), "");
+    engine.flushUsage(); // nothing used yet: nothing to write
+    assertThat(lastUsedOnDisk()).isZero();
+
+    TokenStore later =
+        TokenStore.open(
+            dir.resolve("tokens.json"), Clock.fixed(minted.plusSeconds(90), ZoneOffset.UTC));
+    assertThat(later.authenticate(token.secret())).isPresent();
+    later.flushUsage(); // what the engine does every 30 s
+
+    assertThat(lastUsedOnDisk()).isEqualTo(minted.plusSeconds(90).getEpochSecond());
+    assertThat(open().listing().get(0).lastUsed())
+        .isEqualTo(minted.plusSeconds(90).getEpochSecond());
+  }
+
+  private long lastUsedOnDisk() throws Exception {
+    return EngineJson.mapper()
+        .readTree(Files.readString(dir.resolve("tokens.json")))
+        .path("tokens")
+        .get(0)
+        .path("last_used")
+        .asLong(-1);
   }
 }
