@@ -15,7 +15,10 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = "Adopt a session found on another tmux server (by name, id or SOCKET:PANE).")
 final class AdoptCommand extends LocalCommand {
-  @Parameters(index = "0", paramLabel = "TARGET", description = "its name, its id, or SOCKET:%PANE")
+  @Parameters(
+      index = "0",
+      paramLabel = "TARGET",
+      description = "its name, its id, or SOCKET:%%PANE")
   String target;
 
   @Override

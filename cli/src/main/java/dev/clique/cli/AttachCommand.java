@@ -22,6 +22,15 @@ final class AttachCommand extends LocalCommand {
 
   @Override
   int run(LocalEngine engine, PrintWriter out) throws LocalEngine.Failure {
+    if (!Terminal.isStdin()) {
+      // tmux would only say "open terminal failed: not a terminal"
+      throw new LocalEngine.Failure(
+          "attach needs a terminal (stdin is not one): run it in a terminal, or see the session's"
+              + " screen from here with `clique peek "
+              + session
+              + "`",
+          ExitCodes.USAGE);
+    }
     JsonNode found = SessionNames.find(engine, session);
     JsonNode source = found.path("source");
     List<String> command =

@@ -35,6 +35,7 @@ final class DoctorCommand implements Callable<Integer> {
     EngineSettings settings = EngineSettings.fromEnvironment(Environment.variables());
     CliqueHome home = settings.home();
     PrintWriter out = spec.commandLine().getOut();
+    boolean homeUsable = !Files.exists(home.dir()) || Files.isDirectory(home.dir());
     out.println("home:   " + home.dir() + " (" + describe(home) + ")");
     out.println("state:  " + home.stateFile());
     out.println("tokens: " + home.tokensFile());
@@ -46,7 +47,7 @@ final class DoctorCommand implements Callable<Integer> {
     printWatches(out);
     printClis(out, CliCatalogue.load(home.clisFile(), settings.path(), settings.userHome()));
     out.flush();
-    return tmux == null ? ExitCodes.NOT_CONFIGURED : ExitCodes.OK;
+    return tmux == null || !homeUsable ? ExitCodes.NOT_CONFIGURED : ExitCodes.OK;
   }
 
   /**
@@ -64,13 +65,19 @@ final class DoctorCommand implements Callable<Integer> {
       } else {
         installed = versions.installed(cli).orElse("installed, version unknown");
       }
-      String proven = cli.proven().isEmpty() ? "none" : String.join(", ", cli.proven());
+      // A shell's states come from its foreground command, not from patterns of its screen.
+      String proven =
+          cli.isShell()
+              ? "proven on any version"
+              : cli.proven().isEmpty()
+                  ? "recognised only: proven on no version"
+                  : "proven on " + String.join(", ", cli.proven());
       boolean unproven =
           !cli.proven().isEmpty()
               && catalogue.resolve(cli).isPresent()
               && !cli.proven().contains(installed);
       out.printf(
-          "  %-10s %-26s proven on %s%s%n",
+          "  %-10s %-26s %s%s%n",
           cli.id(), installed, proven, unproven ? "  (not the version proven)" : "");
     }
   }
@@ -103,8 +110,11 @@ final class DoctorCommand implements Callable<Integer> {
   }
 
   private static String describe(CliqueHome home) {
-    if (!Files.isDirectory(home.dir())) {
+    if (!Files.exists(home.dir())) {
       return "not made yet";
+    }
+    if (!Files.isDirectory(home.dir())) {
+      return "a file, not a directory: point CLIQUE_HOME at a directory";
     }
     try {
       return "mode " + PosixFilePermissions.toString(Files.getPosixFilePermissions(home.dir()));

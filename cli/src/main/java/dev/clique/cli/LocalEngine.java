@@ -1,11 +1,14 @@
 package dev.clique.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.EngineSettings;
 import dev.clique.engine.home.CliqueHome;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -20,7 +23,14 @@ import java.util.Map;
  * connection; the answer is read to its end.
  */
 final class LocalEngine {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /**
+   * Numbers are read as the engine wrote them and written back the same: a time with a fraction
+   * stays a plain decimal ({@code 1767171234.87}), never a double's {@code 1.76717123487E9}.
+   */
+  static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
 
   /** A request the engine refused, or an engine that is not there: said as one sentence. */
   static final class Failure extends Exception {
@@ -49,6 +59,15 @@ final class LocalEngine {
     CliqueHome home = EngineSettings.fromEnvironment(env).home();
     home.requireTrusted();
     return new LocalEngine(home);
+  }
+
+  /** The engine's JSON, written back as the engine's policy writes it. */
+  static String json(JsonNode node) {
+    try {
+      return JSON.writeValueAsString(node);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   JsonNode get(String path) throws Failure {

@@ -27,8 +27,9 @@ import picocli.CommandLine.Option;
     name = "ls",
     mixinStandardHelpOptions = true,
     description = {
-      "List the sessions: name, CLI, state, tokens used, context filled, why it needs you,",
-      "folder, age. TOKENS counts the input and output its CLI recorded, cache reads aside;",
+      "List the sessions and what each is doing.",
+      "Each with its name, CLI, state, tokens used, context filled, why it needs you, folder",
+      "and age. TOKENS counts the input and output its CLI recorded, cache reads aside;",
       "CONTEXT is how full the model's window was at the last request (its tokens when the",
       "CLI does not record the window); - when the CLI records neither.",
       "With an engines file ($CLIQUE_HOME/engines.toml), the sessions of every engine it names,",
@@ -38,7 +39,7 @@ final class LsCommand extends LocalCommand {
   /** How long one held request of {@code --watch} lasts: the ages are redrawn this often. */
   private static final int WATCH_SECONDS = 30;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = LocalEngine.JSON;
 
   @Option(
       names = "--json",
@@ -181,7 +182,7 @@ final class LsCommand extends LocalCommand {
       PrintWriter err = spec.commandLine().getErr();
       silent.forEach(line -> err.println("clique ls: " + line));
       err.flush();
-      return List.of(sessions.toString());
+      return List.of(LocalEngine.json(sessions));
     }
     boolean engines = state.has("engines");
     List<String[]> rows = new ArrayList<>();

@@ -65,6 +65,22 @@ final class McpCommand implements Callable<Integer> {
     return run(embedded, noDiscover, spec.commandLine().getErr());
   }
 
+  /**
+   * What a person who typed {@code clique mcp} in a terminal reads on stderr: it then waits for an
+   * MCP client's messages, which nobody types.
+   */
+  static String typedInATerminal(boolean embedded) {
+    String launcher = System.getProperty("clique.launcher", "/path/to/clique/bin/clique");
+    String command = launcher + " mcp" + (embedded ? " --embedded" : "");
+    return "clique mcp: this is an MCP server: it speaks the Model Context Protocol on stdin and"
+        + " stdout, and is meant to be started by an MCP client, not typed here."
+        + System.lineSeparator()
+        + "Add it to one, e.g. Claude Code: claude mcp add clique -- "
+        + command
+        + System.lineSeparator()
+        + "(README.md, \"Use it from an MCP client\", has the others). Ctrl-C quits.";
+  }
+
   /** {@code clique mcp} or {@code clique mcp --embedded}, and nothing else on the line. */
   static boolean isPlain(String[] args) {
     return (args.length == 1 && args[0].equals("mcp"))
@@ -73,6 +89,10 @@ final class McpCommand implements Callable<Integer> {
 
   /** Runs the server until stdin ends; the exit code. Refusals are said on {@code err}. */
   static int run(boolean embedded, boolean noDiscover, PrintWriter err) throws IOException {
+    if (Terminal.isStdin()) {
+      err.println(typedInATerminal(embedded));
+      err.flush();
+    }
     Map<String, String> env =
         noDiscover
             ? Environment.withoutDiscovery(Environment.variables())

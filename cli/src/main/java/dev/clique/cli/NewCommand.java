@@ -21,7 +21,9 @@ final class NewCommand extends LocalCommand {
   @Parameters(index = "1", paramLabel = "DIR", defaultValue = ".", description = "its folder")
   Path dir;
 
-  @Option(names = "--name", description = "the session's name (default: the CLI and the folder)")
+  @Option(
+      names = "--name",
+      description = "the session's name (default: the CLI and the start of its id, as shell-3f2b)")
   String name;
 
   @Option(names = "--mode", description = "the CLI's mode, as its catalogue entry names them")
@@ -29,15 +31,17 @@ final class NewCommand extends LocalCommand {
 
   @Override
   int run(LocalEngine engine, PrintWriter out) throws LocalEngine.Failure {
-    Map<String, Object> spec = new LinkedHashMap<>();
-    spec.put("cli", cli);
-    spec.put("cwd", dir.toAbsolutePath().normalize().toString());
-    spec.put("name", name);
-    spec.put("mode", mode);
-    JsonNode created = engine.post("/api/sessions", spec);
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("cli", cli);
+    body.put("cwd", dir.toAbsolutePath().normalize().toString());
+    body.put("name", name);
+    body.put("mode", mode);
+    JsonNode created = engine.post("/api/sessions", body);
     String id = created.path("id").asText();
-    out.println(id);
-    out.println("attach with: clique attach " + (name != null ? name : id));
+    out.println(id); // alone on stdout: id=$(clique new shell .)
+    PrintWriter err = spec.commandLine().getErr();
+    err.println("attach with: clique attach " + (name != null ? name : id));
+    err.flush();
     return ExitCodes.OK;
   }
 }

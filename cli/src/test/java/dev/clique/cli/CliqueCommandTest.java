@@ -295,6 +295,92 @@ class CliqueCommandTest {
     }
   }
 
+  @Test
+  void adoptHelpRendersItsTargetWithoutAFormatWarning() {
+    java.io.ByteArrayOutputStream stderr = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream before = System.err;
+    System.setErr(new java.io.PrintStream(stderr, true));
+    try {
+      assertThat(run("adopt", "--help")).isZero();
+    } finally {
+      System.setErr(before);
+    }
+    assertThat(stderr.toString()).as("picocli's own warnings").isEmpty();
+    assertThat(out.toString()).contains("its name, its id, or SOCKET:%PANE");
+  }
+
+  @Test
+  void newHelpSaysTheDefaultNameIsTheCliAndTheStartOfItsId() {
+    assertThat(run("new", "--help")).isZero();
+    assertThat(out.toString().replaceAll("\\s+", " "))
+        .contains("the session's name (default: the CLI and the start of its id, as shell-3f2b)")
+        .doesNotContain("the folder)");
+  }
+
+  @Test
+  void theTopLevelHelpGivesEachCommandAWholeSentence() {
+    assertThat(run("--help")).isZero();
+    List<String> lines = out.toString().lines().toList();
+    // One entry a command: its line, and the lines picocli wrapped it onto.
+    List<String> commands = new java.util.ArrayList<>();
+    for (String line : lines.subList(lines.indexOf("Commands:") + 1, lines.size())) {
+      if (line.startsWith("    ")) {
+        commands.add(commands.remove(commands.size() - 1) + " " + line.strip());
+      } else if (!line.isBlank()) {
+        commands.add(line);
+      }
+    }
+    assertThat(commands).hasSize(13);
+    assertThat(commands).allSatisfy(entry -> assertThat(entry).endsWith("."));
+    assertThat(commands).contains("  ls      List the sessions and what each is doing.");
+  }
+
+  @Test
+  void aHomeThatIsAFileIsRefusedSayingToPointCliqueHomeAtADirectory() throws Exception {
+    Path file = Files.writeString(home.resolve("clique"), "");
+
+    assertThat(run("ls")).isEqualTo(ExitCodes.NOT_CONFIGURED);
+    assertThat(err.toString())
+        .isEqualTo(
+            "clique ls: refusing "
+                + file
+                + ": it is not a directory; point CLIQUE_HOME at a directory and start again"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void doctorSaysAHomeThatIsAFileIsOneAndExitsOne() throws Exception {
+    Files.writeString(home.resolve("clique"), "");
+
+    assertThat(run("doctor")).isEqualTo(ExitCodes.NOT_CONFIGURED);
+    assertThat(out.toString())
+        .contains(
+            "home:   "
+                + home.resolve("clique")
+                + " (a file, not a directory: point CLIQUE_HOME at a directory)")
+        .doesNotContain("not made yet");
+  }
+
+  @Test
+  void doctorSaysAShellIsProvenOnAnyVersionAndWhichClisAreRecognisedOnly() {
+    assertThat(run("doctor")).as(err.toString()).isZero();
+    assertThat(out.toString())
+        .containsPattern("\n  shell +\\S.* proven on any version\n")
+        .containsPattern("\n  aider +\\S.* recognised only: proven on no version\n")
+        .doesNotContain("proven on none");
+  }
+
+  @Test
+  void attachOffATerminalSaysItNeedsOneAndWhatToUseInstead() {
+    // The tests' stdin is not a terminal, as a script's is not.
+    assertThat(run("attach", "api")).isEqualTo(ExitCodes.USAGE);
+    assertThat(err.toString())
+        .isEqualTo(
+            "clique attach: attach needs a terminal (stdin is not one): run it in a terminal, or"
+                + " see the session's screen from here with `clique peek api`"
+                + System.lineSeparator());
+  }
+
   private int runRefused(List<String> command) {
     out.getBuffer().setLength(0);
     err.getBuffer().setLength(0);

@@ -158,6 +158,10 @@ class LsOverSeveralEnginesTest {
                     .startsWith("clique ls: engine desk did not answer: ")
                     .contains("401: unauthorized"));
     assertThat(out + err.toString()).doesNotContain(LAPTOP_TOKEN).doesNotContain(DESK_TOKEN);
+    assertThat(out.toString())
+        .as("a time with a fraction as the engine wrote it, never as a double's exponent")
+        .contains("\"created\":1767168912.44,")
+        .doesNotContainPattern("\\dE\\d");
   }
 
   @Test

@@ -66,9 +66,16 @@ class HumanCommandsIT {
 
       Ran created = clique(engine, "new", "shell", folder.toString(), "--name", "work");
       assertThat(created.code()).as(created.err()).isZero();
-      String id = created.out().lines().findFirst().orElseThrow();
-      assertThat(id).matches("[0-9a-f-]{36}");
-      assertThat(created.out()).contains("clique attach work");
+      String id = created.out().strip();
+      assertThat(id).as("the id alone on stdout: id=$(clique new ...)").matches("[0-9a-f-]{36}");
+      assertThat(created.err()).isEqualTo("attach with: clique attach work\n");
+
+      Ran attach = clique(engine, "attach", "work");
+      assertThat(attach.code()).as("off a terminal").isEqualTo(2);
+      assertThat(attach.err())
+          .contains("attach needs a terminal")
+          .contains("`clique peek work`")
+          .doesNotContain("open terminal failed");
 
       Ran listed = clique(engine, "ls");
       assertThat(listed.code()).as(listed.err()).isZero();
@@ -77,6 +84,11 @@ class HumanCommandsIT {
           .contains("CLI", "STATE", "WHY", "FOLDER", "AGE");
       assertThat(listed.out()).contains("work").contains("shell").contains(folder.toString());
       assertThat(listed.out()).as("no colours off a terminal").doesNotContain("\u001b[");
+      Ran json = clique(engine, "ls", "--json");
+      assertThat(json.out())
+          .as("seconds as plain decimals, as the engine writes them")
+          .containsPattern("\"created\":\\d{10}(\\.\\d+)?[,}]")
+          .doesNotContainPattern("\\dE\\d");
       awaitState(engine, "work", "idle");
 
       Ran peek = clique(engine, "peek", "work", "-n", "5");
@@ -120,13 +132,19 @@ class HumanCommandsIT {
     try (ThrowawayEngine engine = ThrowawayEngine.prepare().start()) {
       Ran unknownCli = clique(engine, "new", "no-such-cli", engine.workdir.toString());
       assertThat(unknownCli.code()).isNotZero();
-      assertThat(unknownCli.err().strip()).startsWith("clique new: ").contains("no-such-cli");
+      assertThat(unknownCli.err().strip())
+          .startsWith("clique new: ")
+          .contains("unknown CLI: no-such-cli (known: ")
+          .contains(", claude, codex, ")
+          .contains(", shell");
       assertThat(unknownCli.err().strip().lines()).hasSize(1);
 
       Ran missingFolder =
           clique(engine, "new", "shell", engine.workdir.resolve("nowhere").toString());
       assertThat(missingFolder.code()).isNotZero();
-      assertThat(missingFolder.err()).startsWith("clique new: ").contains("nowhere");
+      assertThat(missingFolder.err())
+          .startsWith("clique new: ")
+          .contains("the folder " + engine.workdir.resolve("nowhere") + " does not exist");
       assertThat(sessions(engine)).as("nothing half-made").isEmpty();
 
       for (int i = 0; i < 2; i++) {

@@ -211,8 +211,9 @@ public final class CliqueHome {
     if (directory
         ? !Files.isDirectory(path)
         : !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
-      return new Refusal(
-          directory ? "is not a directory" : "is not a regular file", "remove " + called);
+      return directory
+          ? new Refusal("is not a directory", "point CLIQUE_HOME at a directory")
+          : new Refusal("is not a regular file", "remove " + called);
     }
     Object owner = Files.getAttribute(path, "unix:uid", LinkOption.NOFOLLOW_LINKS);
     if (self != null && !self.equals(owner)) {

@@ -97,7 +97,15 @@ final class Launch {
     CliDefinition cli =
         catalogue
             .find(request.cli())
-            .orElseThrow(() -> badRequest("unknown CLI: " + request.cli()));
+            .orElseThrow(
+                () ->
+                    badRequest(
+                        "unknown CLI: "
+                            + request.cli()
+                            + " (known: "
+                            + String.join(
+                                ", ", catalogue.all().stream().map(CliDefinition::id).toList())
+                            + ")"));
     Path binary =
         catalogue
             .resolve(cli)
@@ -113,8 +121,12 @@ final class Launch {
     if (!cwd.isAbsolute()) {
       throw badRequest("cwd must be an absolute path: " + request.cwd());
     }
+    if (!Files.exists(cwd)) {
+      throw badRequest("the folder " + request.cwd() + " does not exist");
+    }
     if (!Files.isDirectory(cwd)) {
-      throw badRequest("cwd is not a directory: " + request.cwd());
+      throw badRequest(
+          request.cwd() + " is " + (Files.isRegularFile(cwd) ? "a file" : "not a folder"));
     }
     String mode = request.mode() == null || request.mode().isBlank() ? null : request.mode();
     if (mode != null && !cli.modes().contains(mode)) {

@@ -274,12 +274,14 @@ class ApiIT {
     cases.add(new String[] {"/api/sessions", "{\"cwd\":\"/\"}", "cli is required"});
     cases.add(new String[] {"/api/sessions", "{\"cli\":7,\"cwd\":\"/\"}", "cli must be a string"});
     cases.add(
-        new String[] {"/api/sessions", "{\"cli\":\"nope\",\"cwd\":\"/\"}", "unknown CLI: nope"});
+        new String[] {
+          "/api/sessions", "{\"cli\":\"nope\",\"cwd\":\"/\"}", "unknown CLI: nope (known: "
+        });
     cases.add(
         new String[] {
           "/api/sessions",
           "{\"cli\":\"shell\",\"cwd\":\"/definitely/not/here\"}",
-          "cwd is not a directory: /definitely/not/here"
+          "the folder /definitely/not/here does not exist"
         });
     cases.add(
         new String[] {

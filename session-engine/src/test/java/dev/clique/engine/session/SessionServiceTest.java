@@ -125,12 +125,17 @@ class SessionServiceTest {
   }
 
   @Test
-  void whatCannotBeStartedIsABadRequestInWords() {
+  void whatCannotBeStartedIsABadRequestInWords() throws Exception {
     assertBad(new NewSession(null, dir.toString(), null, null), "cli is required");
     assertBad(new NewSession("shell", null, null, null), "cwd is required");
-    assertBad(new NewSession("nope", dir.toString(), null, null), "unknown CLI: nope");
+    assertBad(new NewSession("nope", dir.toString(), null, null), "unknown CLI: nope (known: ");
+    assertBad(new NewSession("nope", dir.toString(), null, null), ", claude, codex, ");
     assertBad(new NewSession("shell", "relative/dir", null, null), "absolute");
-    assertBad(new NewSession("shell", dir.resolve("missing").toString(), null, null), "not a dir");
+    assertBad(
+        new NewSession("shell", dir.resolve("missing").toString(), null, null),
+        "the folder " + dir.resolve("missing") + " does not exist");
+    Path file = Files.writeString(dir.resolve("notes.txt"), "");
+    assertBad(new NewSession("shell", file.toString(), null, null), file + " is a file");
     assertBad(new NewSession("shell", dir.toString(), null, "yolo"), "has no mode yolo");
     assertThat(tmux.calls()).isEmpty();
   }
