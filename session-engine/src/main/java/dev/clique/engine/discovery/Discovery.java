@@ -127,6 +127,7 @@ public final class Discovery implements AutoCloseable {
   private final Map<PaneKey, Seen> seen = new HashMap<>(); // scan thread only
   private final Map<String, Quiet> quiet = new HashMap<>(); // scan thread only
   private final Map<String, Long> endedAt = new HashMap<>(); // scan thread only
+  private final Map<String, Found> announced = new HashMap<>(); // scan thread only
   private final Map<String, String> causes = new ConcurrentHashMap<>();
   private final Set<String> talkedTo = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService scanner;
@@ -363,6 +364,7 @@ public final class Discovery implements AutoCloseable {
             new Quiet(activity, Set.copyOf(serverKeys), serverFound, youngUntil));
       }
     }
+    announce(next);
     quiet.clear();
     quiet.putAll(looked);
     seen.keySet().retainAll(keys);
@@ -497,14 +499,6 @@ public final class Discovery implements AutoCloseable {
       }
     }
     String cwd = processes.cwd(pid).orElse(pane.currentPath());
-    log.info(
-        "discovery: {} in pane {} of tmux session {} on {} (pid {}, in {})",
-        cli,
-        pane.id(),
-        pane.info().session(),
-        socket,
-        pid,
-        cwd);
     return Optional.of(new Detection(cli, pid, ticks, argv, env, cwd, started / 1000.0));
   }
 
@@ -578,6 +572,40 @@ public final class Discovery implements AutoCloseable {
                 subject.contains(" %")
                     ? !present.contains(subject)
                     : !Files.exists(Path.of(subject)));
+  }
+
+  /**
+   * Logs each pane found running a CLI once when it is found and once when it ends: a pane is read
+   * again whenever its foreground command changes, and that is no news.
+   */
+  private void announce(Map<String, Found> running) {
+    for (Found one : running.values()) {
+      if (announced.putIfAbsent(one.id(), one) == null) {
+        log.info(
+            "discovery: {} in pane {} of tmux session {} on {} (pid {}, in {})",
+            one.cli(),
+            one.pane(),
+            one.session(),
+            one.socket(),
+            one.cliPid(),
+            one.cwd());
+      }
+    }
+    announced
+        .values()
+        .removeIf(
+            one -> {
+              if (running.containsKey(one.id())) {
+                return false;
+              }
+              log.info(
+                  "discovery: {} in pane {} of tmux session {} on {} ended",
+                  one.cli(),
+                  one.pane(),
+                  one.session(),
+                  one.socket());
+              return true;
+            });
   }
 
   /** Logs a cause once, until it changes. */

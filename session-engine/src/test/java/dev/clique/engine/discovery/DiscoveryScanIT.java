@@ -203,6 +203,57 @@ class DiscoveryScanIT {
     }
   }
 
+  @Test
+  void aFoundPaneIsLoggedOnceWhenFoundAndOnceWhenItEndsHoweverOftenItsCommandChanges()
+      throws Exception {
+    user.run("good", "new-session", "-d", "-s", "typed", "bash", "--norc", "--noprofile");
+    java.io.ByteArrayOutputStream output = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream stderr = System.err;
+    System.setErr(new java.io.PrintStream(output, true));
+    try (Discovery discovery =
+        discovery(new DiscoverySettings(true, true, user.socketDir(), List.of()), null)) {
+      scanUntil(discovery, 1);
+      for (int i = 0; i < 3; i++) {
+        // The pane's foreground command changes, and back: the same shell all along.
+        user.run("good", "send-keys", "-t", "=typed:", "sleep 1", "Enter");
+        awaitCommand("good", "typed", "sleep");
+        discovery.scanNow();
+        awaitCommand("good", "typed", "bash");
+        discovery.scanNow();
+      }
+      assertThat(discovery.found()).extracting(Found::cli).containsExactly("shell");
+      user.run("good", "kill-session", "-t", "=typed");
+      discovery.scanNow();
+      discovery.scanNow();
+    } finally {
+      System.setErr(stderr);
+    }
+    List<String> said = output.toString().lines().toList();
+    List<String> lines =
+        said.stream().filter(line -> line.contains("discovery: shell in pane ")).toList();
+    assertThat(lines).as("found, then ended: " + said).hasSize(2);
+    assertThat(lines.get(0)).contains("of tmux session typed").contains("(pid ");
+    assertThat(lines.get(1)).contains("of tmux session typed").endsWith(" ended");
+  }
+
+  private void awaitCommand(String server, String session, String command) throws Exception {
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+    String now = "";
+    while (!now.equals(command) && System.nanoTime() < deadline) {
+      now =
+          user.run(
+                  server,
+                  "display-message",
+                  "-p",
+                  "-t",
+                  "=" + session + ":",
+                  "#{pane_current_command}")
+              .strip();
+      Thread.sleep(20);
+    }
+    assertThat(now).as("the pane's foreground command").isEqualTo(command);
+  }
+
   /** Scans until {@code count} sessions are found (a CLI takes a moment to start), at most 5 s. */
   private static void scanUntil(Discovery discovery, int count) throws InterruptedException {
     long deadline = System.nanoTime() + 5_000_000_000L;
