@@ -275,7 +275,10 @@ class ApiIT {
     cases.add(new String[] {"/api/sessions", "{\"cli\":7,\"cwd\":\"/\"}", "cli must be a string"});
     cases.add(
         new String[] {
-          "/api/sessions", "{\"cli\":\"nope\",\"cwd\":\"/\"}", "unknown CLI: nope (known: "
+          "/api/sessions",
+          "{\"cli\":\"nope\",\"cwd\":\"/\"}",
+          "unknown CLI: nope (known: aider, claude, codex, copilot, gemini, goose, grok, opencode,"
+              + " pi, qwen, shell)"
         });
     cases.add(
         new String[] {
