@@ -9,6 +9,7 @@ import dev.clique.engine.http.ApiHandler;
 import dev.clique.engine.http.HostGuard;
 import dev.clique.engine.http.OperatorSocket;
 import dev.clique.engine.http.TlsKeystore;
+import dev.clique.engine.notify.Notifier;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionStore;
 import dev.clique.engine.session.SessionUsage;
@@ -49,6 +50,7 @@ public final class Engine implements AutoCloseable {
   private final String url;
   private final TlsKeystore tls;
   private final ScheduledExecutorService housekeeping;
+  private final Notifier notifier;
 
   private Engine(
       Server server,
@@ -56,13 +58,15 @@ public final class Engine implements AutoCloseable {
       TokenStore tokens,
       String url,
       TlsKeystore tls,
-      ScheduledExecutorService housekeeping) {
+      ScheduledExecutorService housekeeping,
+      Notifier notifier) {
     this.server = server;
     this.sessions = sessions;
     this.tokens = tokens;
     this.url = url;
     this.tls = tls;
     this.housekeeping = housekeeping;
+    this.notifier = notifier;
   }
 
   /**
@@ -231,7 +235,10 @@ public final class Engine implements AutoCloseable {
         USAGE_FLUSH_SECONDS,
         USAGE_FLUSH_SECONDS,
         TimeUnit.SECONDS);
-    return new Engine(server, sessions, tokens, url, tls, housekeeping);
+    // Its own thread follows the change feed: telling a person never slows the watcher.
+    Notifier notifier =
+        Notifier.start(home.notifyFile(), sessions.changes(), sessions::sessions, url, clock);
+    return new Engine(server, sessions, tokens, url, tls, housekeeping, notifier);
   }
 
   /** The base URL clients use, such as {@code http://127.0.0.1:3200} or {@code https://...}. */
@@ -262,6 +269,7 @@ public final class Engine implements AutoCloseable {
 
   @Override
   public void close() {
+    notifier.close();
     housekeeping.shutdownNow();
     sessions.close();
     try {

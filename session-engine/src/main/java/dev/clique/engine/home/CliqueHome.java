@@ -52,6 +52,14 @@ public final class CliqueHome {
   }
 
   /**
+   * Where notifications go ({@code Notifier}): webhooks, whose URLs are often their secret, and
+   * commands.
+   */
+  public Path notifyFile() {
+    return dir.resolve("notify.toml");
+  }
+
+  /**
    * Where the home's one engine listens ({@code engine.json}), written by the process that holds
    * {@link #engineLock()}: no secret, only a URL, a pid and a certificate's fingerprint.
    */
@@ -126,7 +134,14 @@ public final class CliqueHome {
       Files.setPosixFilePermissions(own, PosixFilePermissions.fromString("rwx------"));
     }
     for (Path file :
-        List.of(stateFile(), tokensFile(), clisFile(), pricesFile(), engineFile(), homeIdFile())) {
+        List.of(
+            stateFile(),
+            tokensFile(),
+            clisFile(),
+            pricesFile(),
+            notifyFile(),
+            engineFile(),
+            homeIdFile())) {
       for (Path each : List.of(file, file.resolveSibling(file.getFileName() + ".bak"))) {
         if (Files.exists(each, LinkOption.NOFOLLOW_LINKS) || Files.isSymbolicLink(each)) {
           Refusal refusal = notOwn(each, false, "it", self);

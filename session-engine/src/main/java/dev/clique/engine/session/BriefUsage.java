@@ -2,6 +2,7 @@ package dev.clique.engine.session;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
@@ -24,7 +25,7 @@ import java.io.IOException;
  * context window was at the last request, or {@code context_tokens} instead when the window is
  * unknown.
  */
-final class BriefUsage extends StdSerializer<Usage> {
+public final class BriefUsage extends StdSerializer<Usage> {
   private static final long serialVersionUID = 1L;
 
   static final ObjectMapper MAPPER =
@@ -37,6 +38,11 @@ final class BriefUsage extends StdSerializer<Usage> {
 
   private BriefUsage() {
     super(Usage.class);
+  }
+
+  /** {@code usage} in brief, as a listing writes it; null when there is none. */
+  public static JsonNode of(Usage usage) {
+    return usage == null ? null : MAPPER.valueToTree(usage);
   }
 
   @Override

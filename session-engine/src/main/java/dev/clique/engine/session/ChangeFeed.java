@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +39,7 @@ public final class ChangeFeed implements AutoCloseable {
 
   private final ScheduledThreadPoolExecutor timer;
   private final Set<CompletableFuture<Long>> held = ConcurrentHashMap.newKeySet();
+  private final List<Runnable> followers = new CopyOnWriteArrayList<>();
   private volatile long revision;
   private List<Mark> seen = List.of(); // guarded by this
 
@@ -85,6 +87,19 @@ public final class ChangeFeed implements AutoCloseable {
     return change;
   }
 
+  /**
+   * Runs {@code follower} after each move of the revision, on the thread that moved it (the
+   * watcher's): it must only hand the news on (a flag, a signal), never work there.
+   */
+  public void follow(Runnable follower) {
+    followers.add(follower);
+  }
+
+  /** Stops running {@code follower}. */
+  public void unfollow(Runnable follower) {
+    followers.remove(follower);
+  }
+
   /** How many requests are held now. */
   public int held() {
     return held.size();
@@ -102,6 +117,9 @@ public final class ChangeFeed implements AutoCloseable {
     }
     for (CompletableFuture<Long> change : held) {
       change.complete(moved);
+    }
+    for (Runnable follower : followers) {
+      follower.run();
     }
   }
 
