@@ -1,0 +1,113 @@
+package dev.clique.engine.notify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import dev.clique.engine.Engine;
+import dev.clique.engine.session.NewSession;
+import dev.clique.engine.session.SessionService;
+import dev.clique.engine.testing.EngineSandbox;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A real engine, real tmux, and a receiver on loopback that records each notice and when. */
+class NotifyIT {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long DWELL_MILLIS = 3_000;
+
+  private record Arrival(long atMillis, JsonNode body) {}
+
+  @TempDir Path dir;
+  private EngineSandbox sandbox;
+  private HttpServer receiver;
+  private final List<Arrival> arrivals = new CopyOnWriteArrayList<>();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    sandbox = new EngineSandbox(dir);
+    receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    receiver.createContext(
+        "/",
+        exchange -> {
+          long at = System.currentTimeMillis();
+          byte[] body = exchange.getRequestBody().readAllBytes();
+          arrivals.add(new Arrival(at, JSON.readTree(new String(body, StandardCharsets.UTF_8))));
+          exchange.sendResponseHeaders(204, -1);
+          exchange.close();
+        });
+    receiver.start();
+  }
+
+  @AfterEach
+  void tearDown() {
+    sandbox.close();
+    receiver.stop(0);
+  }
+
+  @Test
+  void aShellAskingIsToldOnceWithItsQuestionWithinTheDwellAndASecond() throws Exception {
+    Files.writeString(
+        sandbox.home().resolve("notify.toml"),
+        String.join(
+            "\n",
+            "[rules]",
+            "dwell_seconds = " + DWELL_MILLIS / 1000,
+            "",
+            "[[webhook]]",
+            "url = \"http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook/secret\"",
+            "events = [\"waiting\"]",
+            ""));
+    Engine engine = sandbox.engine();
+    SessionService service = engine.sessions();
+    String id =
+        service.create(new NewSession("shell", sandbox.work().toString(), "asker", null)).id();
+    EngineSandbox.await(service, id, Duration.ofSeconds(15), "idle");
+
+    // The moment the state changes: the engine's own wait completes then, on the watcher's thread.
+    AtomicLong changedAt = new AtomicLong();
+    service
+        .await(id, Set.of("waiting"), 30_000)
+        .thenRun(() -> changedAt.set(System.currentTimeMillis()));
+    service.send(id, "read -p \"Continue? (y/n) \" a", true, null);
+    EngineSandbox.await(service, id, Duration.ofSeconds(15), "waiting");
+    long changed = changedAt.get();
+    assertThat(changed).isPositive();
+
+    long deadline = System.currentTimeMillis() + DWELL_MILLIS + 10_000;
+    while (arrivals.isEmpty() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(arrivals).as("a notice arrives").isNotEmpty();
+    Arrival first = arrivals.get(0);
+    long delay = first.atMillis() - changed;
+    long told = java.time.Instant.parse(first.body().path("at").asText()).toEpochMilli();
+    System.out.printf(
+        "waiting -> receiver: %d ms after the state changed (dwell %d ms; told by the rules at +%d"
+            + " ms)%n",
+        delay, DWELL_MILLIS, told - changed);
+    assertThat(delay).isBetween(DWELL_MILLIS, DWELL_MILLIS + 1_000);
+    assertThat(first.body().path("event").asText()).isEqualTo("waiting");
+    assertThat(first.body().path("session").path("id").asText()).isEqualTo(id);
+    assertThat(first.body().path("session").path("name").asText()).isEqualTo("asker");
+    assertThat(first.body().path("session").path("engine").asText()).isEqualTo(engine.url());
+    assertThat(first.body().path("attention").path("detail").asText()).contains("Continue? (y/n)");
+
+    // Still asking two dwells later: the same episode, told once.
+    Thread.sleep(2 * DWELL_MILLIS);
+    assertThat(EngineSandbox.view(service, id).state()).isEqualTo("waiting");
+    assertThat(arrivals).hasSize(1);
+  }
+}
