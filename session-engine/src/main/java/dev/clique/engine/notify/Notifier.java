@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,7 @@ public final class Notifier implements AutoCloseable {
   static final Duration ANSWER_LIMIT = Duration.ofSeconds(10);
 
   private final Path file;
-  private final ChangeFeed feed;
+  private final LongSupplier revision;
   private final Supplier<List<SessionView>> sessions;
   private final String engine;
   private final Clock clock;
@@ -42,16 +43,16 @@ public final class Notifier implements AutoCloseable {
   private volatile boolean closed;
   private final Object moved = new Object();
   private boolean hasMoved; // guarded by moved
-  private final Runnable follower = this::moved;
+  private volatile Runnable stopFollowing = () -> {};
 
   private Notifier(
       Path file,
-      ChangeFeed feed,
+      LongSupplier revision,
       Supplier<List<SessionView>> sessions,
       String engine,
       Clock clock) {
     this.file = file;
-    this.feed = feed;
+    this.revision = revision;
     this.sessions = sessions;
     this.engine = engine;
     this.clock = clock;
@@ -78,11 +79,32 @@ public final class Notifier implements AutoCloseable {
       Supplier<List<SessionView>> sessions,
       String engine,
       Clock clock) {
-    Notifier notifier = new Notifier(file, feed, sessions, engine, clock);
-    notifier.reloadIfChanged();
-    feed.follow(notifier.follower);
-    notifier.thread.start();
+    Notifier notifier = new Notifier(file, feed::revision, sessions, engine, clock);
+    Runnable follower = notifier::moved;
+    feed.follow(follower);
+    notifier.stopFollowing = () -> feed.unfollow(follower);
+    notifier.begin();
     return notifier;
+  }
+
+  /**
+   * A notifier that looks at the sessions when {@code revision} moved and it is told so ({@link
+   * #moved}): a test's feed.
+   */
+  static Notifier start(
+      Path file,
+      LongSupplier revision,
+      Supplier<List<SessionView>> sessions,
+      String engine,
+      Clock clock) {
+    Notifier notifier = new Notifier(file, revision, sessions, engine, clock);
+    notifier.begin();
+    return notifier;
+  }
+
+  private void begin() {
+    reloadIfChanged();
+    thread.start();
   }
 
   /** How many targets it tells now. */
@@ -91,7 +113,7 @@ public final class Notifier implements AutoCloseable {
   }
 
   /** On the watcher's thread: a flag and a wake-up, nothing more. */
-  private void moved() {
+  void moved() {
     synchronized (moved) {
       hasMoved = true;
       moved.notifyAll();
@@ -105,11 +127,11 @@ public final class Notifier implements AutoCloseable {
         long wait = IDLE_MILLIS;
         if (lanes.isEmpty()) {
           rules.reset();
-          seenRevision = feed.revision();
+          seenRevision = revision.getAsLong();
         } else {
-          long revision = feed.revision();
-          if (revision != seenRevision) {
-            seenRevision = revision;
+          long now = revision.getAsLong();
+          if (now != seenRevision) {
+            seenRevision = now;
             publish(rules.observe(sessions.get()));
           }
           publish(rules.due());
@@ -190,7 +212,7 @@ public final class Notifier implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
-    feed.unfollow(follower);
+    stopFollowing.run();
     thread.interrupt();
     lanes.forEach(Lane::close);
   }

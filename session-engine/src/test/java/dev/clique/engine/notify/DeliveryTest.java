@@ -174,6 +174,31 @@ class DeliveryTest {
   }
 
   @Test
+  void aFullQueueDropsItsOldest() throws Exception {
+    URI url = receive(-1, 200);
+    Target.Webhook target = webhook(url, Map.of(), 600);
+    HttpClient http = HttpClient.newBuilder().build();
+    lane =
+        Lane.start(
+            target,
+            new WebhookSender(target, http, Duration.ofSeconds(30), "http://127.0.0.1:1"),
+            Clock.systemUTC(),
+            4,
+            PAUSE);
+    lane.offer(notice("held"));
+    awaitTrue(() -> requests.get() == 1, "the first is held by the receiver");
+    for (int i = 0; i < 10; i++) {
+      lane.offer(notice("n" + i));
+    }
+    never.countDown();
+    awaitTrue(() -> lane.delivered() == 5, "the held one and the four newest");
+    Thread.sleep(200);
+    assertThat(requests.get()).isEqualTo(5);
+    assertThat(bodies.stream().map(b -> b.replaceAll(".*\"name\":\"([^\"]*)\".*", "$1")))
+        .containsExactly("held", "n6", "n7", "n8", "n9");
+  }
+
+  @Test
   void theRateLimitDropsWhatIsOverItUntilTheMinuteIsOver() throws Exception {
     URI url = receive(200);
     MutableClock clock = MutableClock.start();
