@@ -35,7 +35,7 @@ public final class Notifier implements AutoCloseable {
   private final String engine;
   private final Clock clock;
   private final NotifyRules rules;
-  private final HttpClient http;
+  private HttpClient http; // made for the first webhook: a client keeps a thread
   private final Thread thread;
   private volatile List<Lane> lanes = List.of();
   private FileStamp stamp = null;
@@ -57,11 +57,6 @@ public final class Notifier implements AutoCloseable {
     this.engine = engine;
     this.clock = clock;
     this.rules = new NotifyRules(NotifyRules.Settings.DEFAULT, clock);
-    this.http =
-        HttpClient.newBuilder()
-            .connectTimeout(CONNECT_LIMIT)
-            .followRedirects(HttpClient.Redirect.NEVER)
-            .build();
     this.thread = new Thread(this::run, "notify");
     this.thread.setDaemon(true);
   }
@@ -127,7 +122,7 @@ public final class Notifier implements AutoCloseable {
         long wait = IDLE_MILLIS;
         if (lanes.isEmpty()) {
           rules.reset();
-          seenRevision = revision.getAsLong();
+          seenRevision = Long.MIN_VALUE; // the first target's first look is at once
         } else {
           long now = revision.getAsLong();
           if (now != seenRevision) {
@@ -196,6 +191,13 @@ public final class Notifier implements AutoCloseable {
 
   private Sender sender(Target target) {
     if (target instanceof Target.Webhook webhook) {
+      if (http == null) {
+        http =
+            HttpClient.newBuilder()
+                .connectTimeout(CONNECT_LIMIT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+      }
       return new WebhookSender(webhook, http, ANSWER_LIMIT, engine);
     }
     return new CommandSender((Target.Command) target, engine);

@@ -124,6 +124,19 @@ class CliqueHomeTest {
   }
 
   @Test
+  void aNotifyFileOthersCouldReadIsMadePrivateForItsUrlsAreSecrets() throws Exception {
+    Path plain = Files.createDirectory(dir.resolve("plain"));
+    Path notify =
+        Files.writeString(
+            plain.resolve("notify.toml"), "[[webhook]]\nurl = \"https://ntfy.sh/t\"\n");
+    Files.setPosixFilePermissions(notify, PosixFilePermissions.fromString("rw-r--r--"));
+    CliqueHome home = new CliqueHome(plain);
+    home.ensureExists();
+    assertThat(home.notifyFile()).isEqualTo(notify);
+    assertThat(mode(notify)).isEqualTo("rw-------");
+  }
+
+  @Test
   void aLinkedFileInsideALinkedHomeIsStillRefused() throws Exception {
     Path target = Files.createDirectory(dir.resolve("dotfiles-clique"));
     Path planted = Files.writeString(dir.resolve("planted.json"), "{}");

@@ -110,4 +110,40 @@ class NotifyIT {
     assertThat(EngineSandbox.view(service, id).state()).isEqualTo("waiting");
     assertThat(arrivals).hasSize(1);
   }
+
+  @Test
+  void aCliThatExitedByItselfIsToldStoppedOneAPersonStoppedIsNot() throws Exception {
+    Files.writeString(
+        sandbox.home().resolve("notify.toml"),
+        String.join(
+            "\n",
+            "[[webhook]]",
+            "url = \"http://127.0.0.1:" + receiver.getAddress().getPort() + "/\"",
+            "events = [\"stopped\"]",
+            ""));
+    SessionService service = sandbox.engine().sessions();
+    String exits =
+        service.create(new NewSession("shell", sandbox.work().toString(), "exits", null)).id();
+    String killed =
+        service.create(new NewSession("shell", sandbox.work().toString(), "killed", null)).id();
+    EngineSandbox.await(service, exits, Duration.ofSeconds(15), "idle");
+    EngineSandbox.await(service, killed, Duration.ofSeconds(15), "idle");
+
+    service.kill(killed);
+    service.send(exits, "exit 3", true, null);
+    EngineSandbox.await(service, exits, Duration.ofSeconds(15), "stopped");
+    EngineSandbox.await(service, killed, Duration.ofSeconds(15), "stopped");
+
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (arrivals.isEmpty() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    Thread.sleep(3_000); // the burst window, and more: nothing else may come
+    assertThat(arrivals).hasSize(1);
+    JsonNode told = arrivals.get(0).body();
+    assertThat(told.path("event").asText()).isEqualTo("stopped");
+    assertThat(told.path("session").path("id").asText()).isEqualTo(exits);
+    assertThat(told.path("exit_status").asInt()).isEqualTo(3);
+    assertThat(told.has("sessions")).as("one session, not a burst").isFalse();
+  }
 }
