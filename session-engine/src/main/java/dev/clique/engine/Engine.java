@@ -236,8 +236,7 @@ public final class Engine implements AutoCloseable {
         USAGE_FLUSH_SECONDS,
         TimeUnit.SECONDS);
     // Its own thread follows the change feed: telling a person never slows the watcher.
-    Notifier notifier =
-        Notifier.start(home.notifyFile(), sessions.changes(), sessions::sessions, url, clock);
+    Notifier notifier = Notifier.start(home.notifyFile(), sessions, url, clock);
     return new Engine(server, sessions, tokens, url, tls, housekeeping, notifier);
   }
 

@@ -190,6 +190,9 @@ enum Format {
                 ? where
                     + ": "
                     + (view.stateSource() == null ? "ended" : line(view.stateSource().evidence()))
+                    + (notice.lastLine() == null
+                        ? ""
+                        : "; its last line: " + line(notice.lastLine()))
                 : "their programs ended";
       };
     }
@@ -208,6 +211,9 @@ enum Format {
       body.set("attention", JSON_MAPPER.valueToTree(view.attention()));
       body.set("usage", BriefUsage.of(view.usage()));
       body.put("exit_status", view.exitStatus());
+      if (notice.lastLine() != null) {
+        body.put("last_line", line(notice.lastLine()));
+      }
       body.put("at", notice.at().toString());
       body.put("title", clip(title(notice), 250));
       body.put("message", clip(body(notice), TEXT_MAX));

@@ -2,13 +2,18 @@ package dev.clique.engine.notify;
 
 import dev.clique.engine.home.FileStamp;
 import dev.clique.engine.session.ChangeFeed;
+import dev.clique.engine.session.SessionException;
+import dev.clique.engine.session.SessionService;
 import dev.clique.engine.session.SessionView;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -32,6 +37,7 @@ public final class Notifier implements AutoCloseable {
   private final Path file;
   private final LongSupplier revision;
   private final Supplier<List<SessionView>> sessions;
+  private final Function<String, String> lastLine;
   private final String engine;
   private final Clock clock;
   private final NotifyRules rules;
@@ -49,11 +55,13 @@ public final class Notifier implements AutoCloseable {
       Path file,
       LongSupplier revision,
       Supplier<List<SessionView>> sessions,
+      Function<String, String> lastLine,
       String engine,
       Clock clock) {
     this.file = file;
     this.revision = revision;
     this.sessions = sessions;
+    this.lastLine = lastLine;
     this.engine = engine;
     this.clock = clock;
     this.rules = new NotifyRules(NotifyRules.Settings.DEFAULT, clock);
@@ -62,24 +70,38 @@ public final class Notifier implements AutoCloseable {
   }
 
   /**
-   * Reads {@code file} and starts following {@code feed}.
+   * Reads {@code file} and starts following the sessions' change feed.
    *
-   * @param sessions every session as the state shows it (called after each change, on the
-   *     notifier's thread)
+   * @param sessions what it looks at after each change (on its own thread): the sessions as the
+   *     state shows them, and a stopped one's last screen
    * @param engine the engine's URL, named in each notice
    */
-  public static Notifier start(
-      Path file,
-      ChangeFeed feed,
-      Supplier<List<SessionView>> sessions,
-      String engine,
-      Clock clock) {
-    Notifier notifier = new Notifier(file, feed::revision, sessions, engine, clock);
+  public static Notifier start(Path file, SessionService sessions, String engine, Clock clock) {
+    ChangeFeed feed = sessions.changes();
+    Notifier notifier =
+        new Notifier(
+            file, feed::revision, sessions::sessions, id -> lastLine(sessions, id), engine, clock);
     Runnable follower = notifier::moved;
     feed.follow(follower);
     notifier.stopFollowing = () -> feed.unfollow(follower);
     notifier.begin();
     return notifier;
+  }
+
+  /** The last line the session's program left on its screen (a dead pane's is kept), or null. */
+  private static String lastLine(SessionService sessions, String id) {
+    try {
+      List<String> lines = sessions.peek(id, 20).lines();
+      for (int i = lines.size() - 1; i >= 0; i--) {
+        // tmux's own line under a dead pane ("Pane is dead (status 3, <date>)") is not the CLI's.
+        if (!lines.get(i).isBlank() && !lines.get(i).startsWith("Pane is dead (")) {
+          return lines.get(i).strip();
+        }
+      }
+    } catch (SessionException | RuntimeException e) {
+      log.debug("the last screen of {} could not be read: {}", id, e.getMessage());
+    }
+    return null;
   }
 
   /**
@@ -90,9 +112,10 @@ public final class Notifier implements AutoCloseable {
       Path file,
       LongSupplier revision,
       Supplier<List<SessionView>> sessions,
+      Function<String, String> lastLine,
       String engine,
       Clock clock) {
-    Notifier notifier = new Notifier(file, revision, sessions, engine, clock);
+    Notifier notifier = new Notifier(file, revision, sessions, lastLine, engine, clock);
     notifier.begin();
     return notifier;
   }
@@ -152,7 +175,8 @@ public final class Notifier implements AutoCloseable {
 
   /** Hands each notice to the lanes of the targets that want it. Never waits. */
   void publish(List<Notice> notices) {
-    for (Notice notice : notices) {
+    for (Notice made : notices) {
+      Notice notice = made.event() == Event.STOPPED ? withLastLines(made) : made;
       for (Lane lane : lanes) {
         Notice wanted = lane.target().selection().pick(notice);
         if (wanted != null) {
@@ -160,6 +184,17 @@ public final class Notifier implements AutoCloseable {
         }
       }
     }
+  }
+
+  private Notice withLastLines(Notice notice) {
+    Map<String, String> lines = new HashMap<>();
+    for (SessionView view : notice.sessions()) {
+      String line = lastLine.apply(view.id());
+      if (line != null) {
+        lines.put(view.id(), line);
+      }
+    }
+    return notice.withLastLines(lines);
   }
 
   private void reloadIfChanged() {

@@ -95,6 +95,18 @@ class FormatTest {
   }
 
   @Test
+  void aStoppedSessionIsToldWithItsExitStatusAndLastLineOnOneLine() throws Exception {
+    Notice stopped =
+        new Notice(Event.STOPPED, List.of(Views.exited("s1", 2)), AT)
+            .withLastLines(java.util.Map.of("s1", "Error: config\u001b[31m broken"));
+    JsonNode body = render(Format.JSON, stopped, "https://example.com/hook");
+    assertThat(body.path("exit_status").asInt()).isEqualTo(2);
+    assertThat(body.path("last_line").asText()).isEqualTo("Error: config [31m broken");
+    assertThat(body.path("message").asText())
+        .endsWith(": exited with status 2; its last line: Error: config [31m broken");
+  }
+
+  @Test
   void everyPayloadIsBounded() throws Exception {
     String huge = "x".repeat(100_000);
     SessionView view = Views.view("s1", huge, "shell", "idle", null, null, null);

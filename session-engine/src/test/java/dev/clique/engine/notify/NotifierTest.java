@@ -64,6 +64,7 @@ class NotifierTest {
               looks.incrementAndGet();
               return sessions.get();
             },
+            id -> null,
             "http://127.0.0.1:1",
             Clock.systemUTC());
     assertThat(notifier.targets()).isZero();

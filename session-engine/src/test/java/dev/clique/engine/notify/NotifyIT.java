@@ -130,7 +130,7 @@ class NotifyIT {
     EngineSandbox.await(service, killed, Duration.ofSeconds(15), "idle");
 
     service.kill(killed);
-    service.send(exits, "exit 3", true, null);
+    service.send(exits, "exec sh -c 'echo bye-$((6*7)); exit 3'", true, null);
     EngineSandbox.await(service, exits, Duration.ofSeconds(15), "stopped");
     EngineSandbox.await(service, killed, Duration.ofSeconds(15), "stopped");
 
@@ -145,5 +145,8 @@ class NotifyIT {
     assertThat(told.path("session").path("id").asText()).isEqualTo(exits);
     assertThat(told.path("exit_status").asInt()).isEqualTo(3);
     assertThat(told.has("sessions")).as("one session, not a burst").isFalse();
+    assertThat(told.path("last_line").asText()).as("its dead pane's last line").isEqualTo("bye-42");
+    assertThat(told.path("message").asText())
+        .endsWith("exited with status 3; its last line: bye-42");
   }
 }
