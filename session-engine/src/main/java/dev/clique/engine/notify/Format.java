@@ -65,7 +65,14 @@ enum Format {
     String path = url.getRawPath() == null ? "" : url.getRawPath();
     int slash = path.lastIndexOf('/');
     String topic = URI.create("x:" + path.substring(slash + 1)).getSchemeSpecificPart();
-    URI root = url.resolve(path.substring(0, slash + 1));
+    // The root keeps the URL's query: ntfy takes its access token there too (?auth=...).
+    URI root =
+        URI.create(
+            url.getScheme()
+                + "://"
+                + url.getRawAuthority()
+                + path.substring(0, slash + 1)
+                + (url.getRawQuery() == null ? "" : "?" + url.getRawQuery()));
     ObjectNode body = JSON_MAPPER.createObjectNode();
     body.put("topic", topic);
     body.put("title", Messages.clip(Messages.title(notice), 250));

@@ -136,7 +136,13 @@ final class Lane implements AutoCloseable {
     Outcome outcome = null;
     long pause = firstPause.toMillis();
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      outcome = sender.send(notice);
+      try {
+        outcome = sender.send(notice);
+      } catch (RuntimeException e) {
+        // A notice this target cannot take must not end its lane for those after it; its
+        // message is not said, as it could name the URL.
+        outcome = Outcome.failed("could not be sent (" + e.getClass().getName() + ")");
+      }
       if (outcome.kind() != Outcome.Kind.RETRY || attempt == ATTEMPTS) {
         break;
       }

@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Tells the targets of {@code notify.toml} what the sessions need, on a thread of its own: it waits
- * for the {@link ChangeFeed} to move (the watcher only completes a future), looks at the sessions
- * then, and hands the notices the rules make to each target's {@link Lane}. The file is read at the
- * start and again once it changed; with no target, the sessions are not looked at.
+ * for the {@link ChangeFeed} to move (the watcher only raises a flag), looks at the sessions then,
+ * and hands the notices the rules make to each target's {@link Lane}. The file is read at the start
+ * and again once it changed; with no target, the sessions are not looked at.
  */
 public final class Notifier implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Notifier.class);

@@ -9,7 +9,7 @@
  * episode, {@code finished} after enough work, {@code stopped} when the CLI ended by itself, bursts
  * joined into one notice); and hands each notice to a {@code Lane} per target: a bounded queue and
  * its own thread, a rate limit, retries with backoff, one log line while a target fails and one
- * when it works again. The watcher that decides the states only completes a future; nothing here
- * can slow it.
+ * when it works again. The watcher that decides the states only raises a flag; nothing here can
+ * slow it.
  */
 package dev.clique.engine.notify;

@@ -62,6 +62,12 @@ class FormatTest {
     assertThat(body.path("tags").isArray()).isTrue();
     assertThat(body.path("tags").get(0).asText()).isEqualTo("bell");
     assertThat(body.path("click").asText()).isEqualTo("https://x.test/s1");
+    assertThat(
+            Format.NTFY
+                .render(notice, URI.create("https://ntfy.sh/t?auth=QmFzaWM"), null, ENGINE)
+                .url())
+        .as("the access token of the query stays")
+        .isEqualTo(URI.create("https://ntfy.sh/?auth=QmFzaWM"));
   }
 
   @Test
