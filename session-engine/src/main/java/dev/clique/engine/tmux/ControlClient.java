@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * command of the engine's goes through, so a command costs a line on a pipe instead of a process.
  * Commands are answered in the order they were sent; each waits for its own {@code %begin} ...
  * {@code %end} (or {@code %error}) block. A line outside a block is a notification, handed to the
- * listener on the reader thread.
+ * listener on the reader thread as a {@link ControlNotice}.
  *
  * <p>A block ends at the first line {@code %end <time> <number> <flags>} naming its own number, and
  * a program in a pane could print such a line on its screen. So a command whose output a pane
@@ -62,12 +62,12 @@ final class ControlClient implements AutoCloseable {
   }
 
   private final AtomicLong bytesSent = new AtomicLong();
-  private final Consumer<String> notifications;
+  private final Consumer<ControlNotice> notifications;
   private final Thread reader;
   private volatile boolean open = true;
   private volatile boolean misled; // closed by a forged block, or a command left unanswered
 
-  private ControlClient(Process process, Consumer<String> notifications, String name) {
+  private ControlClient(Process process, Consumer<ControlNotice> notifications, String name) {
     this.process = process;
     this.in = process.getOutputStream();
     this.notifications = notifications;
@@ -83,7 +83,7 @@ final class ControlClient implements AutoCloseable {
    * within {@code timeout}.
    */
   static ControlClient start(
-      ProcessBuilder command, Consumer<String> notifications, String name, Duration timeout)
+      ProcessBuilder command, Consumer<ControlNotice> notifications, String name, Duration timeout)
       throws TmuxException {
     Process process;
     try {
@@ -275,11 +275,13 @@ final class ControlClient implements AutoCloseable {
           misled = true;
           ended = false;
           break;
-        } else if (line.startsWith("%exit")) {
-          ended = false;
-          break;
-        } else if (line.startsWith("%")) {
-          notifications.accept(line);
+        } else {
+          ControlNotice notice = ControlNotice.of(line);
+          notifications.accept(notice);
+          if (notice instanceof ControlNotice.Exit) {
+            ended = false;
+            break;
+          }
         }
       }
       if (ended && open) {

@@ -55,8 +55,8 @@ final class ProcFs {
     if (fields == null || fields.length < 6) {
       return Foreground.UNKNOWN;
     }
-    long pgrp = parse(fields[2]);
-    long tpgid = parse(fields[5]);
+    long pgrp = parseLong(fields[2]);
+    long tpgid = parseLong(fields[5]);
     if (tpgid <= 0) {
       return Foreground.UNKNOWN;
     }
@@ -102,12 +102,12 @@ final class ProcFs {
       }
       for (String child : children.trim().split("\\s+")) {
         if (!child.isEmpty()) {
-          long id = parse(child);
+          long id = parseLong(child);
           String[] stat = statFields(id);
           long age =
               stat == null || stat.length < 20 || upMillis < 0
                   ? -1
-                  : upMillis - parse(stat[19]) * 1000 / TICKS_PER_SECOND;
+                  : upMillis - parseLong(stat[19]) * 1000 / TICKS_PER_SECOND;
           found.put(id, new PaneProcess(commandLine(id), age));
           parents.add(id);
         }
@@ -217,7 +217,7 @@ final class ProcFs {
       return -1;
     }
     int space = work.indexOf(' ');
-    return parse(space < 0 ? work : work.substring(0, space));
+    return parseLong(space < 0 ? work : work.substring(0, space));
   }
 
   /**
@@ -230,7 +230,7 @@ final class ProcFs {
     if (fields == null || fields.length < 6) {
       return "";
     }
-    long group = parse(fields[5]);
+    long group = parseLong(fields[5]);
     try {
       byte[] cmdline = Files.readAllBytes(root.resolve((group > 0 ? group : panePid) + "/cmdline"));
       int end = 0;
@@ -337,7 +337,7 @@ final class ProcFs {
       for (Path entry : entries) {
         long pid = Long.parseLong(entry.getFileName().toString());
         String[] stat = statFields(pid);
-        long started = stat != null && stat.length > 19 ? parse(stat[19]) : -1;
+        long started = stat != null && stat.length > 19 ? parseLong(stat[19]) : -1;
         // A process seen on an earlier walk (the same pid, started at the same tick) is known.
         Marker known = markers.get(pid);
         if (known == null || known.started() != started || !known.name().equals(name)) {
@@ -432,7 +432,7 @@ final class ProcFs {
         long pid = Long.parseLong(entry.getFileName().toString());
         String[] fields = statFields(pid);
         if (fields != null && fields.length > 1) {
-          children.computeIfAbsent(parse(fields[1]), k -> new ArrayList<>()).add(pid);
+          children.computeIfAbsent(parseLong(fields[1]), k -> new ArrayList<>()).add(pid);
         }
       }
     } catch (IOException e) {
@@ -457,7 +457,7 @@ final class ProcFs {
       for (String line : Files.readAllLines(root.resolve(pid + "/status"))) {
         if (line.startsWith("VmRSS:")) {
           String kb = line.substring(6).strip().split("\\s+")[0];
-          return parse(kb) * 1024;
+          return parseLong(kb) * 1024;
         }
       }
     } catch (IOException | RuntimeException e) {
@@ -494,7 +494,8 @@ final class ProcFs {
     return true;
   }
 
-  private static long parse(String text) {
+  /** A whole number as tmux or {@code /proc} writes it; 0 when it is none. */
+  static long parseLong(String text) {
     try {
       return Long.parseLong(text.strip());
     } catch (NumberFormatException e) {

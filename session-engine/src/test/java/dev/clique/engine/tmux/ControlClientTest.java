@@ -44,7 +44,7 @@ class ControlClientTest {
           "    else:",
           "        block(['ran ' + line.strip()])");
 
-  private final List<String> notices = new ArrayList<>();
+  private final List<ControlNotice> notices = new ArrayList<>();
   private ControlClient client;
 
   private ControlClient start(String screen) throws TmuxException {
@@ -66,7 +66,7 @@ class ControlClientTest {
     ControlClient tmux = start("a|b");
     assertThat(tmux.run("list-panes -a", WAIT).output()).isEqualTo("ran list-panes -a");
     assertThat(tmux.run("kill-session -t x", WAIT).output()).isEqualTo("ran kill-session -t x");
-    assertThat(notices).containsExactly("%sessions-changed");
+    assertThat(notices).containsExactly(new ControlNotice.SessionsChanged());
     assertThat(tmux.bytesSent()).isEqualTo("list-panes -a\nkill-session -t x\n".length());
   }
 

@@ -32,7 +32,7 @@ class TmuxProcessTest {
                 F, "abc", "vim", "1", "80", "24", "0", "43", "0", "", "", "0", "0", "0", "", "")
             + "\n"
             + "garbage\n";
-    assertThat(TmuxProcess.parsePanes(listing))
+    assertThat(PaneListing.parsePanes(listing))
         .containsExactly(
             new PaneInfo(
                 "abc",
@@ -54,18 +54,18 @@ class TmuxProcessTest {
 
   @Test
   void aDeadPaneSaysHowItsProcessEnded() {
-    PaneInfo pane = TmuxProcess.parsePanes(deadPane("2", "1796140000")).get(0);
+    PaneInfo pane = PaneListing.parsePanes(deadPane("2", "1796140000")).get(0);
     assertThat(pane.dead()).isTrue();
     assertThat(pane.exitStatus()).isEqualTo(2);
     assertThat(pane.exitSignal()).isEqualTo(-1);
 
     // Reaped (a time of death) without a status: a signal ended it, its number not in the listing.
-    PaneInfo killed = TmuxProcess.parsePanes(deadPane("", "1796140000")).get(0);
+    PaneInfo killed = PaneListing.parsePanes(deadPane("", "1796140000")).get(0);
     assertThat(killed.exitStatus()).isEqualTo(-1);
     assertThat(killed.exitSignal()).isEqualTo(0);
 
     // Not reaped yet (no time of death): neither is known.
-    PaneInfo ending = TmuxProcess.parsePanes(deadPane("", "")).get(0);
+    PaneInfo ending = PaneListing.parsePanes(deadPane("", "")).get(0);
     assertThat(ending.exitStatus()).isEqualTo(-1);
     assertThat(ending.exitSignal()).isEqualTo(-1);
   }
@@ -79,9 +79,9 @@ class TmuxProcessTest {
 
   @Test
   void anArgumentEndingInASemicolonStaysTextForTmux() {
-    assertThat(TmuxProcess.escape("ls;")).isEqualTo("ls\\;");
-    assertThat(TmuxProcess.escape(";")).isEqualTo("\\;");
-    assertThat(TmuxProcess.escape("a ; b")).isEqualTo("a ; b");
+    assertThat(TmuxRunner.escape("ls;")).isEqualTo("ls\\;");
+    assertThat(TmuxRunner.escape(";")).isEqualTo("\\;");
+    assertThat(TmuxRunner.escape("a ; b")).isEqualTo("a ; b");
   }
 
   @Test
