@@ -445,110 +445,220 @@ public final class StateDetector {
     return p != null && p.shell && p.alive;
   }
 
+  /**
+   * What session {@code id} is doing now, and why: the first of the {@linkplain #RULES rules} that
+   * decides, asked in their order.
+   */
   public synchronized Verdict verdict(String id) {
     Pane p = panes.get(id);
     if (p == null || !p.alive) {
       return Verdict.STOPPED;
     }
-    long now = clock.millis();
-    long lastOutput = Math.max(0, p.lastOutput);
-    Signal signal = p.freshSignal();
-    if (p.relaunch.holds(now)) {
-      return Verdict.working(
-          signal, lastOutput, new StateSource(StateSource.PANE, p.relaunch.why()));
-    }
-    Reading reading = p.reading == null ? Reading.nothing("") : p.reading;
-    // The CLI's own question, on a screen taken since the last input: it beats output that only
-    // looks like work (a bullet that blinks while it waits) and a hook that said "working".
-    boolean fresh = reading.own() && p.screenAt > p.inputAt;
-    // A question answered a moment ago may still be drawn: only a later screen asks it again.
-    boolean ownScreen =
-        fresh
-            && (p.inputAt < 0 || p.screenAt > p.inputAt + INPUT_SETTLE_MILLIS)
-            && (reading.kind() == Reading.Kind.WAITING || reading.kind() == Reading.Kind.ERROR);
-    boolean ownWork = fresh && reading.kind() == Reading.Kind.WORKING;
-    if (reading.own() && !ownScreen && !ownWork) {
-      reading = Reading.nothing(reading.last()); // its own words, but not (or no longer) current
-    }
-    boolean shellAsks =
-        p.shell && !reading.generic().isEmpty() && p.questionAtCursor && p.screenAt > p.inputAt;
-    if (p.shell && !reading.generic().isEmpty() && !shellAsks) {
-      reading = Reading.nothing(reading.last()); // output the shell went on from, or its prompt
-    }
-    Report report = p.report;
-    String staleReport = null;
-    if (report != null) {
-      if (report.state() == SessionState.WORKING && p.reportQuiet(now)) {
-        staleReport =
-            "the CLI said working ("
-                + report.evidence()
-                + "), then neither a report nor a new screen for over 30 s: ";
-      } else if (!(report.state() == SessionState.WORKING && ownScreen)) {
-        return fromReport(report, p.reportAt, reading, lastOutput);
+    Look look = new Look(p, clock.millis());
+    for (Rule rule : rules) {
+      Verdict verdict = rule.decide(look);
+      if (verdict != null) {
+        return verdict;
       }
     }
-    String prefix = staleReport == null ? "" : staleReport;
-    // A usage limit on its screen is what it waits for, whatever its title says of the menu under
-    // it.
-    boolean limited = ownScreen && Attention.USAGE_LIMIT.equals(reading.attention());
-    if (p.cli != null && p.cli.hasTitleStates() && staleReport == null && !limited) {
-      Verdict titled = fromTitle(p, now, reading, ownScreen, signal, lastOutput);
-      if (titled != null) {
-        return titled;
+    throw new IllegalStateException("no rule decided: the last one always does");
+  }
+
+  /** One rule of {@link #verdict}: its verdict, or null when it leaves the pane to the next. */
+  @FunctionalInterface
+  private interface Rule {
+    Verdict decide(Look look);
+  }
+
+  /**
+   * The rules, in the order they are asked (ARCHITECTURE.md, "How a state is decided"): a CLI
+   * starting itself anew; the CLI's own signal (its hook's report); its terminal title; work (its
+   * screen says so, or output and input prove it); a question or an error (its screen's own
+   * patterns, the questions any program asks, an attention signal); else quiet.
+   */
+  private final List<Rule> rules =
+      List.of(
+          this::relaunching,
+          this::ownReport,
+          this::title,
+          this::working,
+          this::asking,
+          this::quiet);
+
+  /** What every rule reads of one pane at one moment, worked out once. */
+  private static final class Look {
+    final Pane p;
+    final long now;
+    final long lastOutput;
+    final Signal signal;
+
+    /** What the screen says that is current: a question answered a moment ago is not. */
+    final Reading reading;
+
+    /** The CLI's own question or error, on a screen taken since the last input settled. */
+    final boolean ownScreen;
+
+    /** The CLI's own "working", on a screen taken since the last input. */
+    final boolean ownWork;
+
+    /** A shell's screen asks a question the cursor sits on. */
+    final boolean shellAsks;
+
+    /** Why a "working" report is distrusted (said before what is believed instead), or null. */
+    final String staleReport;
+
+    Look(Pane p, long now) {
+      this.p = p;
+      this.now = now;
+      this.lastOutput = Math.max(0, p.lastOutput);
+      this.signal = p.freshSignal();
+      Reading reading = p.reading == null ? Reading.nothing("") : p.reading;
+      // The CLI's own question, on a screen taken since the last input: it beats output that only
+      // looks like work (a bullet that blinks while it waits) and a hook that said "working".
+      boolean fresh = reading.own() && p.screenAt > p.inputAt;
+      // A question answered a moment ago may still be drawn: only a later screen asks it again.
+      this.ownScreen =
+          fresh
+              && (p.inputAt < 0 || p.screenAt > p.inputAt + INPUT_SETTLE_MILLIS)
+              && (reading.kind() == Reading.Kind.WAITING || reading.kind() == Reading.Kind.ERROR);
+      this.ownWork = fresh && reading.kind() == Reading.Kind.WORKING;
+      if (reading.own() && !ownScreen && !ownWork) {
+        reading = Reading.nothing(reading.last()); // its own words, but not (or no longer) current
       }
+      this.shellAsks =
+          p.shell && !reading.generic().isEmpty() && p.questionAtCursor && p.screenAt > p.inputAt;
+      if (p.shell && !reading.generic().isEmpty() && !shellAsks) {
+        reading = Reading.nothing(reading.last()); // output the shell went on from, or its prompt
+      }
+      this.reading = reading;
+      Report report = p.report;
+      this.staleReport =
+          report != null && report.state() == SessionState.WORKING && p.reportQuiet(now)
+              ? "the CLI said working ("
+                  + report.evidence()
+                  + "), then neither a report nor a new screen for over 30 s: "
+              : null;
     }
-    // A CLI that says it works (its title, or a status line of its own) is believed: its output
-    // alone (a redraw, a blink, a clock) is not work. The others prove work by output.
+
+    /** What a verdict from the pane says first: why a report is not believed, if it is not. */
+    String prefix() {
+      return staleReport == null ? "" : staleReport;
+    }
+  }
+
+  /** A CLI starting itself anew works until its new process drew a screen. */
+  private Verdict relaunching(Look look) {
+    Pane p = look.p;
+    return p.relaunch.holds(look.now)
+        ? Verdict.working(
+            look.signal, look.lastOutput, new StateSource(StateSource.PANE, p.relaunch.why()))
+        : null;
+  }
+
+  /**
+   * The CLI's own report holds until the next one, unless it said "working" and then its screen
+   * asks, or it fell still for too long.
+   */
+  private Verdict ownReport(Look look) {
+    Report report = look.p.report;
+    if (report == null
+        || look.staleReport != null
+        || (report.state() == SessionState.WORKING && look.ownScreen)) {
+      return null;
+    }
+    return fromReport(report, look.p.reportAt, look.reading, look.lastOutput);
+  }
+
+  /**
+   * A CLI whose title says it asks or works. A usage limit on its screen is what it waits for,
+   * whatever its title says of the menu under it.
+   */
+  private Verdict title(Look look) {
+    Pane p = look.p;
+    boolean limited = look.ownScreen && Attention.USAGE_LIMIT.equals(look.reading.attention());
+    if (p.cli == null || !p.cli.hasTitleStates() || look.staleReport != null || limited) {
+      return null;
+    }
+    return fromTitle(p, look.now, look.reading, look.ownScreen, look.signal, look.lastOutput);
+  }
+
+  /**
+   * Work, unless the CLI's own question is on its screen. A CLI that says it works (its title, or a
+   * status line of its own) is believed: its output alone (a redraw, a blink, a clock) is not work.
+   * The others prove work by output; a shell's command that asks holds the terminal while it waits,
+   * so only output or input is work then.
+   */
+  private Verdict working(Look look) {
+    Pane p = look.p;
     boolean saysWhenItWorks =
         p.cli != null && (p.cli.hasTitleStates() || !p.cli.working().isEmpty());
-    // A shell's command that asks holds the terminal while it waits: only output or input is work.
-    boolean busy = saysWhenItWorks ? p.typedRecently(now) : shellAsks ? p.active(now) : p.busy(now);
-    if ((busy || ownWork) && !ownScreen) {
-      String evidence =
-          ownWork
-              ? "the screen says it works"
-              : p.shell && p.commandRunning ? "a command in the foreground" : "output";
-      return Verdict.working(
-          signal, lastOutput, new StateSource(StateSource.PANE, prefix + evidence));
+    boolean busy =
+        saysWhenItWorks
+            ? p.typedRecently(look.now)
+            : look.shellAsks ? p.active(look.now) : p.busy(look.now);
+    if (!(busy || look.ownWork) || look.ownScreen) {
+      return null;
     }
+    String evidence =
+        look.ownWork
+            ? "the screen says it works"
+            : p.shell && p.commandRunning ? "a command in the foreground" : "output";
+    return Verdict.working(
+        look.signal, look.lastOutput, new StateSource(StateSource.PANE, look.prefix() + evidence));
+  }
+
+  /**
+   * A question or an error: on the screen (the CLI's own patterns, or the questions any program
+   * asks), or said by an attention signal.
+   */
+  private Verdict asking(Look look) {
+    Pane p = look.p;
+    Reading reading = look.reading;
+    Signal signal = look.signal;
     boolean error = signal == Signal.ERROR || reading.kind() == Reading.Kind.ERROR;
     boolean waiting = signal == Signal.WAITING || reading.kind() == Reading.Kind.WAITING;
-    if (error || waiting) {
-      String saying = reading.kind() == Reading.Kind.NOTHING ? reading.last() : reading.line();
-      boolean fromSignal = reading.kind() == Reading.Kind.NOTHING || signal == Signal.ERROR;
-      String kind =
-          error ? "error" : reading.attention().isEmpty() ? "question" : reading.attention();
-      long since = fromSignal ? p.signalAt : p.readingSince;
-      String matched =
-          reading.generic().isEmpty() || error
-              ? saying
-              : "generic question " + reading.generic() + ": " + saying;
-      StateSource source =
-          fromSignal && signal != Signal.NONE
-              ? new StateSource(StateSource.HOOK, "attention " + signal.wireName())
-              : new StateSource(StateSource.PANE, prefix + matched);
-      return new Verdict(
-          error ? SessionState.ERROR : SessionState.WAITING,
-          false,
-          signal,
-          saying,
-          lastOutput,
-          new Attention(
-              kind,
-              fromSignal ? saying : reading.why(),
-              Math.max(0, since),
-              fromSignal ? null : ResetTime.parse(reading.resets(), clock.instant(), zone)),
-          source);
+    if (!error && !waiting) {
+      return null;
     }
-    String quiet = reading.last().isEmpty() ? "quiet" : "quiet at: " + reading.last();
+    String saying = reading.kind() == Reading.Kind.NOTHING ? reading.last() : reading.line();
+    boolean fromSignal = reading.kind() == Reading.Kind.NOTHING || signal == Signal.ERROR;
+    String kind =
+        error ? "error" : reading.attention().isEmpty() ? "question" : reading.attention();
+    long since = fromSignal ? p.signalAt : p.readingSince;
+    String matched =
+        reading.generic().isEmpty() || error
+            ? saying
+            : "generic question " + reading.generic() + ": " + saying;
+    StateSource source =
+        fromSignal && signal != Signal.NONE
+            ? new StateSource(StateSource.HOOK, "attention " + signal.wireName())
+            : new StateSource(StateSource.PANE, look.prefix() + matched);
+    return new Verdict(
+        error ? SessionState.ERROR : SessionState.WAITING,
+        false,
+        signal,
+        saying,
+        look.lastOutput,
+        new Attention(
+            kind,
+            fromSignal ? saying : reading.why(),
+            Math.max(0, since),
+            fromSignal ? null : ResetTime.parse(reading.resets(), clock.instant(), zone)),
+        source);
+  }
+
+  /** Nothing above decided: the pane is quiet. */
+  private Verdict quiet(Look look) {
+    String last = look.reading.last();
+    String quiet = last.isEmpty() ? "quiet" : "quiet at: " + last;
     return new Verdict(
         SessionState.IDLE,
         false,
-        signal,
+        look.signal,
         "",
-        lastOutput,
+        look.lastOutput,
         null,
-        new StateSource(StateSource.PANE, prefix + quiet));
+        new StateSource(StateSource.PANE, look.prefix() + quiet));
   }
 
   /**
