@@ -180,15 +180,18 @@ public final class Engine implements AutoCloseable {
     String[] hookUrl = new String[1];
     Transcripts transcripts = new Transcripts(settings.transcriptRoots());
     SessionService sessions =
-        new SessionService(
-            store,
-            tmux,
-            discovery(settings.discovery(), catalogue, tmux, clock),
-            catalogue,
-            tokens,
-            clock,
-            () -> hookUrl[0],
-            new SessionUsage(transcripts, settings.userHome(), PriceTable.load(home.pricesFile())));
+        SessionService.builder()
+            .store(store)
+            .tmux(tmux)
+            .discovery(discovery(settings.discovery(), catalogue, tmux, clock))
+            .catalogue(catalogue)
+            .tokens(tokens)
+            .clock(clock)
+            .engineUrl(() -> hookUrl[0])
+            .usage(
+                new SessionUsage(
+                    transcripts, settings.userHome(), PriceTable.load(home.pricesFile())))
+            .build();
     server.setHandler(
         new ApiHandler(
             sessions,

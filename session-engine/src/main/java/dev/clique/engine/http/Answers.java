@@ -67,12 +67,12 @@ final class Answers {
       List<SessionView> all = sessions.sessions();
       answer.put("version", version);
       answer.put("uptime", (clock.millis() - startedMillis) / 1000);
-      answer.put("tmux", sessions.tmux().installed());
+      answer.put("tmux", sessions.tmuxInstalled());
       answer.put("sessions", all.size());
       answer.put("alive", all.stream().filter(SessionView::alive).count());
       answer.put("attached", all.stream().filter(SessionView::attached).count());
       List<Map<String, Object>> servers = new ArrayList<>();
-      for (ServerWatch watch : sessions.tmux().watches()) {
+      for (ServerWatch watch : sessions.tmuxServers()) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("socket", watch.socket());
         row.put("watched_by", watch.by());
@@ -93,14 +93,14 @@ final class Answers {
     answer.put("version", version);
     // Read before the sessions: a change between the two then shows as a revision to come, never
     // as a change a reader already has the revision of.
-    answer.put("revision", sessions.changes().revision());
+    answer.put("revision", sessions.revision());
     answer.put("sessions", brief ? sessions.sessionsInBrief() : sessions.sessions());
     List<Map<String, Object>> clis = new ArrayList<>();
-    for (CliDefinition cli : sessions.catalogue().all()) {
+    for (CliDefinition cli : sessions.clis()) {
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("id", cli.id());
       row.put("label", cli.label());
-      row.put("installed", sessions.catalogue().installed(cli));
+      row.put("installed", sessions.installed(cli));
       row.put("modes", cli.modes());
       row.put("transcript", Transcripts.kinds().contains(cli.transcript()));
       clis.add(row);
@@ -115,7 +115,7 @@ final class Answers {
    * @throws ApiError 500 naming the file, when it is of a format that would be read wrong
    */
   Map<String, Object> conversation(SessionRecord record) throws ApiError {
-    String kind = sessions.catalogue().find(record.cli()).map(CliDefinition::transcript).orElse("");
+    String kind = sessions.transcriptKind(record);
     Optional<Found> found = sessions.found(record.id());
     List<Turn> turns;
     TranscriptMapping.Mapped mapped = null;

@@ -85,7 +85,7 @@ final class HeldRequests implements AutoCloseable {
     this.<Long>hold(
         "state after " + after,
         token,
-        () -> sessions.changes().after(after, millis),
+        () -> sessions.changedAfter(after, millis),
         revision -> answers.state(brief),
         request,
         response,

@@ -4,6 +4,7 @@ import static dev.clique.engine.session.SessionException.badRequest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.engine.catalogue.CliCatalogue;
+import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.discovery.CliVersions;
 import dev.clique.engine.discovery.Discovery;
 import dev.clique.engine.discovery.Found;
@@ -14,6 +15,7 @@ import dev.clique.engine.state.SessionState;
 import dev.clique.engine.state.Signal;
 import dev.clique.engine.state.StateDetector;
 import dev.clique.engine.state.StateSource;
+import dev.clique.engine.tmux.ServerWatch;
 import dev.clique.engine.tmux.Tmux;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.token.TokenStore;
@@ -24,8 +26,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -74,30 +78,90 @@ public final class SessionService implements AutoCloseable {
   private final Adoption adoption;
   private final PaneReader panes;
 
-  public SessionService(
-      SessionStore store,
-      Tmux tmux,
-      CliCatalogue catalogue,
-      TokenStore tokens,
-      Clock clock,
-      Supplier<String> engineUrl) {
-    this(store, tmux, Discovery.off(catalogue), catalogue, tokens, clock, engineUrl);
+  /** What a {@link SessionService} is built of: the first six are required. */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  /** With the sessions {@code discovery} finds on the user's other tmux servers too. */
-  public SessionService(
-      SessionStore store,
-      Tmux tmux,
-      Discovery discovery,
-      CliCatalogue catalogue,
-      TokenStore tokens,
-      Clock clock,
-      Supplier<String> engineUrl) {
-    this(store, tmux, discovery, catalogue, tokens, clock, engineUrl, SessionUsage.NONE);
+  /** Builds a {@link SessionService}; each setter names one part, set once. */
+  public static final class Builder {
+    private SessionStore store;
+    private Tmux tmux;
+    private CliCatalogue catalogue;
+    private TokenStore tokens;
+    private Clock clock;
+    private Supplier<String> engineUrl;
+    private Discovery discovery;
+    private SessionUsage usage = SessionUsage.NONE;
+
+    private Builder() {}
+
+    /** Where the session records are kept ({@code state.json}). */
+    public Builder store(SessionStore store) {
+      this.store = store;
+      return this;
+    }
+
+    /** Clique's own tmux server: where sessions are started. */
+    public Builder tmux(Tmux tmux) {
+      this.tmux = tmux;
+      return this;
+    }
+
+    public Builder catalogue(CliCatalogue catalogue) {
+      this.catalogue = catalogue;
+      return this;
+    }
+
+    public Builder tokens(TokenStore tokens) {
+      this.tokens = tokens;
+      return this;
+    }
+
+    public Builder clock(Clock clock) {
+      this.clock = clock;
+      return this;
+    }
+
+    /** The engine's URL, as its sessions' hooks reach it (known once it listens). */
+    public Builder engineUrl(Supplier<String> engineUrl) {
+      this.engineUrl = engineUrl;
+      return this;
+    }
+
+    /** The sessions it finds on the user's other tmux servers; none unless set. */
+    public Builder discovery(Discovery discovery) {
+      this.discovery = discovery;
+      return this;
+    }
+
+    /** Each session's usage, as its CLI recorded it, in its view; none unless set. */
+    public Builder usage(SessionUsage usage) {
+      this.usage = usage;
+      return this;
+    }
+
+    public SessionService build() {
+      Objects.requireNonNull(store, "store");
+      Objects.requireNonNull(tmux, "tmux");
+      Objects.requireNonNull(catalogue, "catalogue");
+      Objects.requireNonNull(tokens, "tokens");
+      Objects.requireNonNull(clock, "clock");
+      Objects.requireNonNull(engineUrl, "engineUrl");
+      Objects.requireNonNull(usage, "usage");
+      return new SessionService(
+          store,
+          tmux,
+          discovery == null ? Discovery.off(catalogue) : discovery,
+          catalogue,
+          tokens,
+          clock,
+          engineUrl,
+          usage);
+    }
   }
 
-  /** With each session's {@code usage}, as its CLI recorded it, in its view. */
-  public SessionService(
+  private SessionService(
       SessionStore store,
       Tmux tmux,
       Discovery discovery,
@@ -184,8 +248,29 @@ public final class SessionService implements AutoCloseable {
     adoption.lateOrphans();
   }
 
-  public CliCatalogue catalogue() {
-    return catalogue;
+  /** The CLIs the catalogue knows, in its order. */
+  public Collection<CliDefinition> clis() {
+    return catalogue.all();
+  }
+
+  /** Whether {@code cli}'s command is found on the engine's {@code PATH}. */
+  public boolean installed(CliDefinition cli) {
+    return catalogue.installed(cli);
+  }
+
+  /** The kind of transcript the CLI of {@code record} writes; "" when the catalogue names none. */
+  public String transcriptKind(SessionRecord record) {
+    return catalogue.find(record.cli()).map(CliDefinition::transcript).orElse("");
+  }
+
+  /** Whether the tmux binary runs. */
+  public boolean tmuxInstalled() {
+    return ownTmux.installed();
+  }
+
+  /** How each tmux server the engine looks at is watched: by its events, or by polling. */
+  public List<ServerWatch> tmuxServers() {
+    return ownTmux.watches();
   }
 
   /** Clique's own tmux server. */
@@ -229,6 +314,19 @@ public final class SessionService implements AutoCloseable {
 
   public Optional<SessionView> session(String id) {
     return views.of(id);
+  }
+
+  /** The revision of what {@link #sessions()} shows now. */
+  public long revision() {
+    return views.changes().revision();
+  }
+
+  /**
+   * The revision once it is not {@code after} (at once when it already is not), or the same one
+   * when {@code timeoutMillis} pass: a request held until the sessions change.
+   */
+  public CompletableFuture<Long> changedAfter(long after, long timeoutMillis) {
+    return views.changes().after(after, timeoutMillis);
   }
 
   /** The revision of what {@link #sessions()} shows, and the requests held until it moves. */

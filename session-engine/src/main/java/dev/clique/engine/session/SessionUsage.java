@@ -1,6 +1,5 @@
 package dev.clique.engine.session;
 
-import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.catalogue.CostEstimate;
 import dev.clique.engine.catalogue.PriceTable;
 import dev.clique.engine.discovery.Found;
@@ -56,7 +55,7 @@ public final class SessionUsage {
     if (transcripts == null) {
       return UsageReport.NONE;
     }
-    String kind = sessions.catalogue().find(record.cli()).map(CliDefinition::transcript).orElse("");
+    String kind = sessions.transcriptKind(record);
     if (!Transcripts.kinds().contains(kind)) {
       return UsageReport.NONE;
     }

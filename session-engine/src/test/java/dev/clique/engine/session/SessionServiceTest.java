@@ -46,15 +46,17 @@ class SessionServiceTest {
         "[cli.agent]\nlabel = \"Agent\"\ncommand = \"bash\"\nwaiting = [\"Allow this\\\\?\"]\n");
     tokens = TokenStore.inMemory(clock);
     service =
-        new SessionService(
-            SessionStore.open(dir.resolve("state.json")),
-            tmux,
-            CliCatalogue.load(
-                dir.resolve("clis.toml"),
-                Map.of("PATH", System.getenv("PATH"), "HOME", dir.toString())),
-            tokens,
-            clock,
-            () -> "http://127.0.0.1:3200");
+        SessionService.builder()
+            .store(SessionStore.open(dir.resolve("state.json")))
+            .tmux(tmux)
+            .catalogue(
+                CliCatalogue.load(
+                    dir.resolve("clis.toml"),
+                    Map.of("PATH", System.getenv("PATH"), "HOME", dir.toString())))
+            .tokens(tokens)
+            .clock(clock)
+            .engineUrl(() -> "http://127.0.0.1:3200")
+            .build();
   }
 
   @AfterEach
@@ -171,14 +173,16 @@ class SessionServiceTest {
             + "relaunch = [\"restarting to apply\"]\n");
     service.close();
     service =
-        new SessionService(
-            SessionStore.open(dir.resolve("state.json")),
-            tmux,
-            CliCatalogue.load(
-                catalogue, Map.of("PATH", System.getenv("PATH"), "HOME", dir.toString())),
-            tokens,
-            clock,
-            () -> "http://127.0.0.1:3200");
+        SessionService.builder()
+            .store(SessionStore.open(dir.resolve("state.json")))
+            .tmux(tmux)
+            .catalogue(
+                CliCatalogue.load(
+                    catalogue, Map.of("PATH", System.getenv("PATH"), "HOME", dir.toString())))
+            .tokens(tokens)
+            .clock(clock)
+            .engineUrl(() -> "http://127.0.0.1:3200")
+            .build();
     String id = service.create(new NewSession("relauncher", dir.toString(), "r", null)).id();
     FakeTmux.FakePane pane = tmux.pane(id);
     pane.descendants = Map.of(100L, new PaneProcess("relauncher", 60_000));

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.PriceTable;
-import dev.clique.engine.discovery.Discovery;
 import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.testing.FakeTmux;
 import dev.clique.engine.testing.MutableClock;
@@ -53,15 +52,15 @@ class SessionUsageViewTest {
             dir.resolve(".pi/agent"),
             dir.resolve(".local/share/opencode/opencode.db"));
     service =
-        new SessionService(
-            SessionStore.open(dir.resolve("state.json")),
-            tmux,
-            Discovery.off(catalogue),
-            catalogue,
-            TokenStore.inMemory(clock),
-            clock,
-            () -> "http://127.0.0.1:3200",
-            new SessionUsage(new Transcripts(roots), dir, PriceTable.bundled()));
+        SessionService.builder()
+            .store(SessionStore.open(dir.resolve("state.json")))
+            .tmux(tmux)
+            .catalogue(catalogue)
+            .tokens(TokenStore.inMemory(clock))
+            .clock(clock)
+            .engineUrl(() -> "http://127.0.0.1:3200")
+            .usage(new SessionUsage(new Transcripts(roots), dir, PriceTable.bundled()))
+            .build();
   }
 
   @AfterEach

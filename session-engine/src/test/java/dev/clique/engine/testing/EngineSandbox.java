@@ -115,13 +115,14 @@ public final class EngineSandbox implements AutoCloseable {
     CliqueHome cliqueHome = new CliqueHome(home);
     Clock clock = Clock.systemUTC();
     SessionService service =
-        new SessionService(
-            SessionStore.open(cliqueHome.stateFile()),
-            tmux.tmux(),
-            CliCatalogue.load(cliqueHome.clisFile(), env),
-            TokenStore.inMemory(clock),
-            clock,
-            () -> "http://127.0.0.1:9");
+        SessionService.builder()
+            .store(SessionStore.open(cliqueHome.stateFile()))
+            .tmux(tmux.tmux())
+            .catalogue(CliCatalogue.load(cliqueHome.clisFile(), env))
+            .tokens(TokenStore.inMemory(clock))
+            .clock(clock)
+            .engineUrl(() -> "http://127.0.0.1:9")
+            .build();
     service.start();
     started.add(service);
     return service;
