@@ -2,8 +2,8 @@ package dev.clique.engine.transcript;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.home.FileStamp;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,15 +25,11 @@ import org.slf4j.LoggerFactory;
  * and no other table (its accounts and credentials) is ever decoded. A database that changed while
  * it was read is read again; one whose tables lack what this reader needs, or whose messages have a
  * role it does not know, is an {@link UnreadableTranscriptException} naming the file and the
- * version of opencode that wrote it.
+ * version of opencode that wrote it. The database is read a page at a time, however large; {@link
+ * Kept} keeps what was read until opencode writes to it again.
  */
 final class OpencodeConversation {
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  /**
-   * A database this large is read no further: the engine reads bounded amounts of a CLI's files.
-   */
-  static final long MAX_BYTES = 256L << 20;
 
   /** A session opencode starts a little before clique records its own (clocks, process start). */
   static final long EARLIER_MILLIS = 5_000;
@@ -79,16 +75,16 @@ final class OpencodeConversation {
 
   private static <T> T consistently(Path db, Read<T> read, T none) {
     for (int attempt = 1; ; attempt++) {
-      Stamp before = Stamp.of(db);
+      Stamp before = new Stamp(db);
       try {
         T value = read.read();
-        if (before.equals(Stamp.of(db))) {
+        if (before.equals(new Stamp(db))) {
           return value;
         }
       } catch (NoSuchFileException e) {
         return none;
       } catch (SqliteSnapshot.Unreadable e) {
-        if (before.equals(Stamp.of(db)) || attempt >= ATTEMPTS) {
+        if (before.equals(new Stamp(db)) || attempt >= ATTEMPTS) {
           throw new UnreadableTranscriptException(
               "opencode's conversation in " + db + " cannot be read: " + e.getMessage());
         }
@@ -104,7 +100,13 @@ final class OpencodeConversation {
   }
 
   private static UsageReport readUsage(Path db, TranscriptRequest request) throws IOException {
-    SqliteSnapshot snapshot = SqliteSnapshot.open(db, MAX_BYTES);
+    try (SqliteSnapshot snapshot = SqliteSnapshot.open(db)) {
+      return readUsage(snapshot, db, request);
+    }
+  }
+
+  private static UsageReport readUsage(SqliteSnapshot snapshot, Path db, TranscriptRequest request)
+      throws IOException {
     SqliteSnapshot.Table sessions = table(snapshot, db, "session", SESSION_COLUMNS, "?");
     Optional<Session> session = session(snapshot, sessions, request);
     if (session.isEmpty()) {
@@ -136,44 +138,82 @@ final class OpencodeConversation {
   }
 
   /**
-   * The last usage of each session asked for, kept while the database and its log are as they were:
-   * an engine asked again and again reads the database only after opencode wrote to it.
+   * The last turns and usage of each session asked for, kept while the database and its log are as
+   * they were: an engine asked again and again reads the database only after opencode wrote to it.
    */
-  static final class Usages {
+  static final class Kept {
     private static final int MAX_SESSIONS = 256;
     private static final Logger LOG = LoggerFactory.getLogger(OpencodeConversation.class);
 
-    private record Kept(Stamp stamp, UsageReport report) {}
+    /** What one read answered: a value, or the error it met. */
+    private record Answer(Stamp stamp, Object value, UnreadableTranscriptException error) {}
 
-    private final Map<String, Kept> kept = RecentlyUsed.map(MAX_SESSIONS);
+    private final Map<String, Answer> turns = RecentlyUsed.map(MAX_SESSIONS);
+    private final Map<String, Answer> usages = RecentlyUsed.map(MAX_SESSIONS);
 
-    /** {@link OpencodeConversation#usage}, read again only when the database changed. */
-    UsageReport of(Path db, TranscriptRequest request) {
+    /** {@link OpencodeConversation#turns}, read again only when the database changed. */
+    @SuppressWarnings("unchecked")
+    List<Turn> turns(Path db, TranscriptRequest request) {
+      return (List<Turn>) kept(turns, db, request, () -> OpencodeConversation.turns(db, request));
+    }
+
+    /**
+     * {@link OpencodeConversation#usage}, read again only when the database changed; {@link
+     * UsageReport#NONE} while it cannot be read.
+     */
+    UsageReport usage(Path db, TranscriptRequest request) {
+      return (UsageReport)
+          kept(
+              usages,
+              db,
+              request,
+              () -> {
+                try {
+                  return OpencodeConversation.usage(db, request);
+                } catch (UnreadableTranscriptException e) {
+                  // Not read again until opencode writes to it: its usage is unknown meanwhile.
+                  LOG.debug("opencode's usage in {} not readable", db, e);
+                  return UsageReport.NONE;
+                }
+              });
+    }
+
+    private static Object kept(
+        Map<String, Answer> kept,
+        Path db,
+        TranscriptRequest request,
+        java.util.function.Supplier<Object> read) {
       String key = db + "\n" + request.sessionId() + "\n" + request.cliSessionId();
-      Stamp stamp = Stamp.of(db);
+      Stamp stamp = new Stamp(db);
+      Answer answer;
       synchronized (kept) {
-        Kept last = kept.get(key);
-        if (last != null && last.stamp().equals(stamp)) {
-          return last.report();
+        answer = kept.get(key);
+      }
+      if (answer == null || !answer.stamp().equals(stamp)) {
+        try {
+          answer = new Answer(stamp, read.get(), null);
+        } catch (UnreadableTranscriptException e) {
+          answer = new Answer(stamp, null, e);
+        }
+        synchronized (kept) {
+          kept.put(key, answer);
         }
       }
-      UsageReport report;
-      try {
-        report = usage(db, request);
-      } catch (UnreadableTranscriptException e) {
-        // Not read again until opencode writes to it: its usage is unknown meanwhile.
-        LOG.debug("opencode's usage in {} not readable", db, e);
-        report = UsageReport.NONE;
+      if (answer.error() != null) {
+        throw answer.error();
       }
-      synchronized (kept) {
-        kept.put(key, new Kept(stamp, report));
-      }
-      return report;
+      return answer.value();
     }
   }
 
   private static List<Turn> read(Path db, TranscriptRequest request) throws IOException {
-    SqliteSnapshot snapshot = SqliteSnapshot.open(db, MAX_BYTES);
+    try (SqliteSnapshot snapshot = SqliteSnapshot.open(db)) {
+      return read(snapshot, db, request);
+    }
+  }
+
+  private static List<Turn> read(SqliteSnapshot snapshot, Path db, TranscriptRequest request)
+      throws IOException {
     SqliteSnapshot.Table sessions = table(snapshot, db, "session", SESSION_COLUMNS, "?");
     Optional<Session> session = session(snapshot, sessions, request);
     if (session.isEmpty()) {
@@ -318,26 +358,9 @@ final class OpencodeConversation {
   }
 
   /** The database and its log as they stood: a read between two equal stamps saw one state. */
-  private record Stamp(long size, long modified, long walSize, long walModified) {
-    static Stamp of(Path db) {
-      Path wal = db.resolveSibling(db.getFileName() + "-wal");
-      return new Stamp(size(db), modified(db), size(wal), modified(wal));
-    }
-
-    private static long size(Path file) {
-      try {
-        return Files.size(file);
-      } catch (IOException e) {
-        return -1;
-      }
-    }
-
-    private static long modified(Path file) {
-      try {
-        return Files.getLastModifiedTime(file).toMillis();
-      } catch (IOException e) {
-        return -1;
-      }
+  private record Stamp(FileStamp db, FileStamp wal) {
+    Stamp(Path db) {
+      this(FileStamp.of(db), FileStamp.of(db.resolveSibling(db.getFileName() + "-wal")));
     }
   }
 }

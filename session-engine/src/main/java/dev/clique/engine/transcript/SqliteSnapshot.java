@@ -1,17 +1,16 @@
 package dev.clique.engine.transcript;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,10 +27,12 @@ import java.util.regex.Pattern;
  * A read-only look at an SQLite database as its last committed transaction left it: the main file
  * and the committed frames of its write-ahead log ({@code -wal}), read with plain file reads. It
  * never writes, locks or checkpoints (the CLI that owns the database is not disturbed), and reads
- * only the tables it is asked for. Enough of the file format for rowid tables of text, numbers and
- * NULLs; anything else it meets is {@link Unreadable}, never a guess.
+ * only the tables it is asked for, a page at a time where it stands (the log is indexed, not held),
+ * so a database of any size costs a few pages of memory. Enough of the file format for rowid tables
+ * (interior, leaf and overflow pages) of text, numbers and NULLs, an {@code INTEGER PRIMARY KEY}
+ * read as the rowid it stands for; anything else it meets is {@link Unreadable}, never a guess.
  */
-final class SqliteSnapshot {
+final class SqliteSnapshot implements Closeable {
   /** What cannot be read as the SQLite file format says (half-written, or not SQLite at all). */
   static final class Unreadable extends IOException {
     private static final long serialVersionUID = 1L;
@@ -44,56 +45,103 @@ final class SqliteSnapshot {
   private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
   private static final int WAL_HEADER = 32;
   private static final int FRAME_HEADER = 24;
-  private static final Pattern COLUMN = Pattern.compile("^\\s*[`\"\\[]?(\\w+)[`\"\\]]?\\s+\\w+");
+  private static final Pattern COLUMN =
+      Pattern.compile("^\\s*(?!(?i:PRIMARY\\s+KEY))[`\"\\[]?(\\w+)[`\"\\]]?\\s+\\w+");
+  private static final Pattern INTEGER =
+      Pattern.compile("^\\S+\\s+INTEGER\\b", Pattern.CASE_INSENSITIVE);
+  private static final Pattern INTEGER_KEY =
+      Pattern.compile(
+          "^\\S+\\s+INTEGER\\s+PRIMARY\\s+KEY\\b(?!\\s+DESC)", Pattern.CASE_INSENSITIVE);
+  private static final Pattern TABLE_KEY =
+      Pattern.compile(
+          "^PRIMARY\\s+KEY\\s*\\(\\s*[`\"\\[]?(\\w+)[`\"\\]]?(?:\\s+(?:ASC|DESC))?\\s*\\)",
+          Pattern.CASE_INSENSITIVE);
+  private static final Pattern WITHOUT_ROWID =
+      Pattern.compile("\\)\\s*WITHOUT\\s+ROWID", Pattern.CASE_INSENSITIVE);
 
   private final Path file;
-  private final byte[] main;
+  private final FileChannel main;
+  private final long mainSize;
+  private final FileChannel wal;
   private final int pageSize;
   private final int usable;
-  private final Map<Integer, byte[]> walPages;
+
+  /** Where in the log the newest committed version of a page starts: page number to offset. */
+  private final Map<Integer, Long> walPages;
+
   private final Map<String, Table> tables = new HashMap<>();
 
-  /** A table of the schema: where its b-tree starts and its columns, in order. */
-  record Table(String name, int rootPage, List<String> columns) {}
+  /**
+   * A table of the schema: where its b-tree starts, its columns in order, and which of them is an
+   * alias of the rowid ({@code INTEGER PRIMARY KEY}), or -1.
+   */
+  record Table(String name, int rootPage, List<String> columns, int rowidColumn) {}
 
-  private SqliteSnapshot(Path file, byte[] main, Map<Integer, byte[]> walPages, int pageSize) {
+  private SqliteSnapshot(
+      Path file, FileChannel main, byte[] header, FileChannel wal, Map<Integer, Long> walPages)
+      throws IOException {
     this.file = file;
     this.main = main;
+    this.mainSize = main.size();
+    this.wal = wal;
     this.walPages = walPages;
-    this.pageSize = pageSize;
-    this.usable = pageSize - Byte.toUnsignedInt(main[20]);
+    int size = u16(header, 16);
+    this.pageSize = size == 1 ? 65536 : size;
+    this.usable = pageSize - Byte.toUnsignedInt(header[20]);
   }
 
   /**
-   * Reads {@code file} and its {@code -wal}, refusing a database larger than {@code maxBytes}.
+   * Opens {@code file} and its {@code -wal} and reads the schema; the pages of the tables are read
+   * when they are scanned. Close it to let the files go.
    *
    * @throws NoSuchFileException when there is no database
    * @throws Unreadable when it is not a database this reader can read
    */
-  static SqliteSnapshot open(Path file, long maxBytes) throws IOException {
-    long size = Files.size(file);
-    Path walFile = file.resolveSibling(file.getFileName() + "-wal");
-    long walSize = Files.isRegularFile(walFile) ? Files.size(walFile) : 0;
-    if (size + walSize > maxBytes) {
-      throw new Unreadable(
-          file + " and its log hold " + (size + walSize) + " bytes, more than " + maxBytes);
+  static SqliteSnapshot open(Path file) throws IOException {
+    FileChannel main = FileChannel.open(file, StandardOpenOption.READ);
+    FileChannel wal = null;
+    try {
+      byte[] header = new byte[100];
+      if (read(main, 0, header) < header.length || !startsWith(header, MAGIC)) {
+        throw new Unreadable(file + " is not an SQLite database (or not written yet)");
+      }
+      int pageSize = u16(header, 16);
+      pageSize = pageSize == 1 ? 65536 : pageSize;
+      if (pageSize < 512 || Integer.bitCount(pageSize) != 1) {
+        throw new Unreadable(file + " names a page size of " + pageSize);
+      }
+      if (header[56 + 3] != 1 && u32(header, 56) != 0) {
+        throw new Unreadable(file + " keeps its text in UTF-16");
+      }
+      Path walFile = file.resolveSibling(file.getFileName() + "-wal");
+      Map<Integer, Long> walPages = Map.of();
+      try {
+        wal = FileChannel.open(walFile, StandardOpenOption.READ);
+        walPages = committedFrames(walFile, wal, pageSize);
+      } catch (NoSuchFileException e) {
+        // no log: the main file is the whole database
+      }
+      SqliteSnapshot snapshot = new SqliteSnapshot(file, main, header, wal, walPages);
+      snapshot.readSchema();
+      return snapshot;
+    } catch (IOException | RuntimeException e) {
+      main.close();
+      if (wal != null) {
+        wal.close();
+      }
+      throw e;
     }
-    byte[] main = Files.readAllBytes(file);
-    if (main.length < 100 || !startsWith(main, MAGIC)) {
-      throw new Unreadable(file + " is not an SQLite database (or not written yet)");
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      main.close();
+    } finally {
+      if (wal != null) {
+        wal.close();
+      }
     }
-    int pageSize = u16(main, 16);
-    pageSize = pageSize == 1 ? 65536 : pageSize;
-    if (pageSize < 512 || Integer.bitCount(pageSize) != 1) {
-      throw new Unreadable(file + " names a page size of " + pageSize);
-    }
-    if (main[56 + 3] != 1 && u32(main, 56) != 0) {
-      throw new Unreadable(file + " keeps its text in UTF-16");
-    }
-    Map<Integer, byte[]> wal = walSize == 0 ? Map.of() : committedFrames(walFile, pageSize);
-    SqliteSnapshot snapshot = new SqliteSnapshot(file, main, wal, pageSize);
-    snapshot.readSchema();
-    return snapshot;
   }
 
   /** The table named {@code name}, when the schema has it. */
@@ -108,12 +156,16 @@ final class SqliteSnapshot {
    */
   void scan(Table table, Consumer<Object[]> row) throws IOException {
     int columns = table.columns().size();
+    int alias = table.rowidColumn();
     walk(
         table.rootPage(),
-        payload -> {
+        (rowid, payload) -> {
           Object[] values = record(payload);
           Object[] row2 = new Object[columns];
           System.arraycopy(values, 0, row2, 0, Math.min(columns, values.length));
+          if (alias >= 0 && row2[alias] == null) {
+            row2[alias] = rowid; // the record keeps NULL there: the value is the rowid
+          }
           row.accept(row2);
         });
   }
@@ -121,22 +173,67 @@ final class SqliteSnapshot {
   private void readSchema() throws IOException {
     walk(
         1,
-        payload -> {
+        (rowid, payload) -> {
           Object[] row = record(payload);
           if (row.length >= 5 && "table".equals(row[0]) && row[3] instanceof Long root) {
             String sql = row[4] instanceof String s ? s : "";
-            tables.put((String) row[1], new Table((String) row[1], root.intValue(), columns(sql)));
+            List<String> columns = columns(sql);
+            tables.put(
+                (String) row[1],
+                new Table(
+                    (String) row[1],
+                    root.intValue(),
+                    columns,
+                    columns.indexOf(rowidAlias(sql).orElse(""))));
           }
         });
   }
 
   /** The column names of a {@code CREATE TABLE}, one definition per line as drizzle writes it. */
   static List<String> columns(String sql) {
+    List<String> names = new ArrayList<>();
+    for (String definition : definitions(sql)) {
+      Matcher matcher = COLUMN.matcher(definition);
+      if (matcher.find()) {
+        names.add(matcher.group(1));
+      }
+    }
+    return names;
+  }
+
+  /**
+   * The column of a {@code CREATE TABLE} that stands for the rowid, whose records keep NULL in its
+   * place: one declared {@code INTEGER PRIMARY KEY}, alone or as the table's key (not {@code INT},
+   * not {@code DESC} in its own definition, as SQLite has it); none in a table {@code WITHOUT
+   * ROWID}.
+   */
+  static Optional<String> rowidAlias(String sql) {
+    if (WITHOUT_ROWID.matcher(sql).find()) {
+      return Optional.empty();
+    }
+    Map<String, Boolean> integers = new HashMap<>();
+    for (String definition : definitions(sql)) {
+      Matcher column = COLUMN.matcher(definition);
+      Matcher key = TABLE_KEY.matcher(definition);
+      if (key.matches()) {
+        return Optional.of(key.group(1)).filter(name -> integers.getOrDefault(name, false));
+      } else if (column.find()) {
+        integers.put(column.group(1), INTEGER.matcher(definition).find());
+        if (INTEGER_KEY.matcher(definition).find()) {
+          return Optional.of(column.group(1));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The definitions of a {@code CREATE TABLE}'s columns and constraints, split at top level. */
+  private static List<String> definitions(String sql) {
     int open = sql.indexOf('(');
     int close = sql.lastIndexOf(')');
-    List<String> names = new ArrayList<>();
+    List<String> definitions = new ArrayList<>();
     if (open < 0 || close < open) {
-      return names;
+      return definitions;
     }
     int depth = 0;
     int start = open + 1;
@@ -150,20 +247,15 @@ final class SqliteSnapshot {
         String definition = sql.substring(start, i).strip();
         start = i + 1;
         String upper = definition.toUpperCase(Locale.ROOT);
-        if (upper.startsWith("CONSTRAINT")
-            || upper.startsWith("PRIMARY KEY")
-            || upper.startsWith("FOREIGN KEY")
-            || upper.startsWith("UNIQUE")
-            || upper.startsWith("CHECK")) {
-          continue;
-        }
-        Matcher matcher = COLUMN.matcher(definition);
-        if (matcher.find()) {
-          names.add(matcher.group(1));
+        if (!upper.startsWith("CONSTRAINT")
+            && !upper.startsWith("FOREIGN KEY")
+            && !upper.startsWith("UNIQUE")
+            && !upper.startsWith("CHECK")) {
+          definitions.add(definition);
         }
       }
     }
-    return names;
+    return definitions;
   }
 
   /** Walks a table b-tree from {@code root}, handing each row's whole payload to {@code row}. */
@@ -195,7 +287,7 @@ final class SqliteSnapshot {
           int cell = u16(page, header + 8 + 2 * i);
           long[] length = varint(page, cell);
           long[] rowid = varint(page, (int) length[1]);
-          row.accept(payload(page, (int) rowid[1], length[0]));
+          row.accept(rowid[0], payload(page, (int) rowid[1], length[0]));
         }
       } else {
         throw new Unreadable(file + ": page " + number + " is no table page (type " + type + ")");
@@ -304,71 +396,78 @@ final class SqliteSnapshot {
   }
 
   /** Page {@code number} as the last commit left it: from the log when it is there. */
-  private byte[] page(int number) throws Unreadable {
-    byte[] logged = walPages.get(number);
+  private byte[] page(int number) throws IOException {
+    byte[] page = new byte[pageSize];
+    Long logged = walPages.get(number);
     if (logged != null) {
-      return logged;
+      if (read(wal, logged, page) < pageSize) {
+        throw new Unreadable(file + "-wal: page " + number + " is cut short");
+      }
+      return page;
     }
     long start = (long) (number - 1) * pageSize;
-    if (number < 1 || start + pageSize > main.length) {
+    if (number < 1 || start + pageSize > mainSize || read(main, start, page) < pageSize) {
       throw new Unreadable(file + ": page " + number + " is past the end of the database");
     }
-    return slice(main, (int) start, pageSize);
+    return page;
+  }
+
+  /** Reads into {@code into} from {@code at}; answers how many bytes there were. */
+  private static int read(FileChannel channel, long at, byte[] into) throws IOException {
+    ByteBuffer buffer = ByteBuffer.wrap(into);
+    while (buffer.hasRemaining()) {
+      int n = channel.read(buffer, at + buffer.position());
+      if (n < 0) {
+        break;
+      }
+    }
+    return buffer.position();
   }
 
   /**
-   * The pages of the log's committed transactions, the newest version of each: frames are read
-   * while their salts match the header and their checksums chain, and count up to the last frame
-   * that ends a transaction (one a writer was still writing does not).
+   * Where the log's committed transactions keep each page, its newest version: frames are read one
+   * at a time while their salts match the header and their checksums chain, and count up to the
+   * last frame that ends a transaction (one a writer was still writing does not).
    */
-  private static Map<Integer, byte[]> committedFrames(Path walFile, int pageSize)
+  private static Map<Integer, Long> committedFrames(Path walFile, FileChannel wal, int pageSize)
       throws IOException {
-    byte[] wal;
-    try (FileChannel channel = FileChannel.open(walFile, StandardOpenOption.READ)) {
-      wal = new byte[(int) Math.min(channel.size(), Integer.MAX_VALUE - 8)];
-      ByteBuffer buffer = ByteBuffer.wrap(wal);
-      while (buffer.hasRemaining() && channel.read(buffer) > 0) {
-        // read it all
-      }
-    }
-    if (wal.length < WAL_HEADER) {
+    byte[] header = new byte[WAL_HEADER];
+    if (read(wal, 0, header) < WAL_HEADER) {
       return Map.of();
     }
-    long magic = u32(wal, 0);
+    long magic = u32(header, 0);
     if (magic != 0x377f0682L && magic != 0x377f0683L) {
       throw new Unreadable(walFile + " is not an SQLite write-ahead log");
     }
     boolean bigEndian = magic == 0x377f0683L;
-    if (u32(wal, 8) != pageSize) {
+    if (u32(header, 8) != pageSize) {
       return Map.of(); // a log of an earlier database, not yet reset
     }
-    long salt1 = u32(wal, 16);
-    long salt2 = u32(wal, 20);
-    int[] sum = checksum(wal, 0, 24, bigEndian, 0, 0);
-    if (Integer.toUnsignedLong(sum[0]) != u32(wal, 24)
-        || Integer.toUnsignedLong(sum[1]) != u32(wal, 28)) {
+    long salt1 = u32(header, 16);
+    long salt2 = u32(header, 20);
+    int[] sum = checksum(header, 0, 24, bigEndian, 0, 0);
+    if (Integer.toUnsignedLong(sum[0]) != u32(header, 24)
+        || Integer.toUnsignedLong(sum[1]) != u32(header, 28)) {
       return Map.of(); // a header being rewritten: nothing in the log counts yet
     }
-    Map<Integer, byte[]> committed = new HashMap<>();
-    Map<Integer, byte[]> pending = new HashMap<>();
-    for (int at = WAL_HEADER; at + FRAME_HEADER + pageSize <= wal.length; ) {
-      if (u32(wal, at + 8) != salt1 || u32(wal, at + 12) != salt2) {
+    Map<Integer, Long> committed = new HashMap<>();
+    Map<Integer, Long> pending = new HashMap<>();
+    byte[] frame = new byte[FRAME_HEADER + pageSize];
+    for (long at = WAL_HEADER; read(wal, at, frame) == frame.length; at += frame.length) {
+      if (u32(frame, 8) != salt1 || u32(frame, 12) != salt2) {
         break;
       }
-      sum = checksum(wal, at, 8, bigEndian, sum[0], sum[1]);
-      sum = checksum(wal, at + FRAME_HEADER, pageSize, bigEndian, sum[0], sum[1]);
-      if (Integer.toUnsignedLong(sum[0]) != u32(wal, at + 16)
-          || Integer.toUnsignedLong(sum[1]) != u32(wal, at + 20)) {
+      sum = checksum(frame, 0, 8, bigEndian, sum[0], sum[1]);
+      sum = checksum(frame, FRAME_HEADER, pageSize, bigEndian, sum[0], sum[1]);
+      if (Integer.toUnsignedLong(sum[0]) != u32(frame, 16)
+          || Integer.toUnsignedLong(sum[1]) != u32(frame, 20)) {
         break;
       }
-      pending.put(
-          (int) u32(wal, at),
-          Arrays.copyOfRange(wal, at + FRAME_HEADER, at + FRAME_HEADER + pageSize));
-      if (u32(wal, at + 4) != 0) { // it ends a transaction
+      pending.put((int) u32(frame, 0), at + FRAME_HEADER);
+      if (u32(frame, 4) != 0) { // it ends a transaction
         committed.putAll(pending);
         pending.clear();
       }
-      at += FRAME_HEADER + pageSize;
     }
     return committed;
   }
@@ -434,6 +533,6 @@ final class SqliteSnapshot {
 
   @FunctionalInterface
   private interface PayloadConsumer {
-    void accept(byte[] payload) throws IOException;
+    void accept(long rowid, byte[] payload) throws IOException;
   }
 }

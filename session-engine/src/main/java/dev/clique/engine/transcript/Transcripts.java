@@ -74,7 +74,7 @@ public final class Transcripts {
   private final UsageReader qwenUsage = new QwenUsageReader();
   private final UsageReader copilotUsage = new CopilotUsageReader();
   private final UsageReader piUsage = new PiUsageReader();
-  private final OpencodeConversation.Usages opencodeUsages = new OpencodeConversation.Usages();
+  private final OpencodeConversation.Kept opencode = new OpencodeConversation.Kept();
 
   private final Map<TranscriptRoots, Map<String, Source>> sourcesByRoots =
       RecentlyUsed.map(MAX_ROOTS);
@@ -147,7 +147,7 @@ public final class Transcripts {
   public List<Turn> turns(TranscriptRequest request, TranscriptRoots roots) {
     Objects.requireNonNull(request, "request");
     if (request.kind().equals(OPENCODE)) {
-      return OpencodeConversation.turns(rootsOf(request, roots).opencodeDatabase(), request);
+      return opencode.turns(rootsOf(request, roots).opencodeDatabase(), request);
     }
     try {
       Optional<Located> located = locate(request, roots);
@@ -179,7 +179,7 @@ public final class Transcripts {
     Objects.requireNonNull(request, "request");
     try {
       if (request.kind().equals(OPENCODE)) {
-        return opencodeUsages.of(rootsOf(request, roots).opencodeDatabase(), request);
+        return opencode.usage(rootsOf(request, roots).opencodeDatabase(), request);
       }
       Optional<Located> located = locate(request, roots);
       return located.isEmpty()

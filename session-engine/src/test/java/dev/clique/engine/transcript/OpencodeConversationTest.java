@@ -138,13 +138,13 @@ class OpencodeConversationTest {
   @Test
   void theUsageIsReadAgainOnlyAfterTheDatabaseChanged() throws Exception {
     Path db = fixture("conversation.db");
-    OpencodeConversation.Usages usages = new OpencodeConversation.Usages();
-    UsageReport first = usages.of(db, request(SESSION, null, null));
+    OpencodeConversation.Kept usages = new OpencodeConversation.Kept();
+    UsageReport first = usages.usage(db, request(SESSION, null, null));
     assertThat(first.usage().inputTokens()).isEqualTo(200L);
-    assertThat(usages.of(db, request(SESSION, null, null))).isSameAs(first);
+    assertThat(usages.usage(db, request(SESSION, null, null))).isSameAs(first);
     Files.delete(dir.resolve("opencode.db-wal"));
     Files.delete(db);
-    assertThat(usages.of(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
+    assertThat(usages.usage(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
   }
 
   @Test
@@ -155,12 +155,12 @@ class OpencodeConversationTest {
     byte[] log = Files.readAllBytes(wal);
     Files.delete(wal);
     Files.write(db, Arrays.copyOf(whole, 4096 * 2));
-    OpencodeConversation.Usages usages = new OpencodeConversation.Usages();
-    assertThat(usages.of(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
-    assertThat(usages.of(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
+    OpencodeConversation.Kept usages = new OpencodeConversation.Kept();
+    assertThat(usages.usage(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
+    assertThat(usages.usage(db, request(SESSION, null, null))).isEqualTo(UsageReport.NONE);
     Files.write(db, whole);
     Files.write(wal, log);
-    assertThat(usages.of(db, request(SESSION, null, null)).usage().turns()).isEqualTo(2L);
+    assertThat(usages.usage(db, request(SESSION, null, null)).usage().turns()).isEqualTo(2L);
   }
 
   @Test
