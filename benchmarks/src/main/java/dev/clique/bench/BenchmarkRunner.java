@@ -12,6 +12,9 @@ import java.util.List;
  * <pre>
  * java -cp ... dev.clique.bench.BenchmarkRunner [--quick] [--out BENCHMARKS.md] [--only name,...]
  * </pre>
+ *
+ * <p>The names {@code --only} takes are those of {@link #all()}; an unknown one is refused with the
+ * list of them.
  */
 public final class BenchmarkRunner {
   private BenchmarkRunner() {}
@@ -31,6 +34,28 @@ public final class BenchmarkRunner {
         new JmhBenchmark());
   }
 
+  /** The names {@code --only} takes, in the order the benchmarks run. */
+  static List<String> names() {
+    return all().stream().map(Benchmark::name).toList();
+  }
+
+  /**
+   * The benchmarks {@code only} names (all of them when it is empty).
+   *
+   * @throws IllegalArgumentException naming what no benchmark is called, and the valid names
+   */
+  static List<Benchmark> chosen(List<String> only) {
+    List<String> unknown = only.stream().filter(name -> !names().contains(name)).toList();
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException(
+          "no benchmark is called "
+              + String.join(", ", unknown)
+              + "; --only takes some of: "
+              + String.join(", ", names()));
+    }
+    return all().stream().filter(b -> only.isEmpty() || only.contains(b.name())).toList();
+  }
+
   public static void main(String[] args) throws Exception {
     boolean quick = false;
     Path out = Path.of("BENCHMARKS.md");
@@ -40,7 +65,13 @@ public final class BenchmarkRunner {
       switch (args[i]) {
         case "--quick" -> quick = true;
         case "--out" -> out = Path.of(args[++i]);
-        case "--only" -> only.addAll(List.of(args[++i].split(",")));
+        case "--only" -> {
+          if (i + 1 >= args.length) {
+            System.err.println("--only needs some of: " + String.join(", ", names()));
+            System.exit(2);
+          }
+          only.addAll(List.of(args[++i].split(",")));
+        }
         case "--launcher" -> launcher = Path.of(args[++i]);
         default -> {
           System.err.println(
@@ -48,6 +79,12 @@ public final class BenchmarkRunner {
           System.exit(2);
         }
       }
+    }
+    try {
+      chosen(only);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
     }
     System.exit(
         run(
@@ -59,8 +96,7 @@ public final class BenchmarkRunner {
 
   static int run(Settings settings, Path out, List<String> only, PrintStream progress)
       throws Exception {
-    List<Benchmark> chosen =
-        all().stream().filter(b -> only.isEmpty() || only.contains(b.name())).toList();
+    List<Benchmark> chosen = chosen(only);
     List<Figure> figures = new ArrayList<>();
     long started = System.nanoTime();
     for (int i = 0; i < chosen.size(); i++) {
