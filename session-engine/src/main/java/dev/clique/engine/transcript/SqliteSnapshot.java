@@ -46,7 +46,8 @@ final class SqliteSnapshot implements Closeable {
   private static final int WAL_HEADER = 32;
   private static final int FRAME_HEADER = 24;
   private static final Pattern COLUMN =
-      Pattern.compile("^\\s*(?!(?i:PRIMARY\\s+KEY))[`\"\\[]?(\\w+)[`\"\\]]?\\s+\\w+");
+      Pattern.compile("^\\s*(?!(?i:PRIMARY\\s+KEY))[`\"\\[]?(\\w+)[`\"\\]]?\\s+(\\w+)");
+  private static final Pattern REAL = Pattern.compile("REAL|FLOA|DOUB", Pattern.CASE_INSENSITIVE);
   private static final Pattern INTEGER =
       Pattern.compile("^\\S+\\s+INTEGER\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern INTEGER_KEY =
@@ -72,10 +73,12 @@ final class SqliteSnapshot implements Closeable {
   private final Map<String, Table> tables = new HashMap<>();
 
   /**
-   * A table of the schema: where its b-tree starts, its columns in order, and which of them is an
-   * alias of the rowid ({@code INTEGER PRIMARY KEY}), or -1.
+   * A table of the schema: where its b-tree starts, its columns in order, which of them is an alias
+   * of the rowid ({@code INTEGER PRIMARY KEY}) or -1, and which have REAL affinity (SQLite stores a
+   * whole number there as an integer, and reads it back as a real).
    */
-  record Table(String name, int rootPage, List<String> columns, int rowidColumn) {}
+  record Table(
+      String name, int rootPage, List<String> columns, int rowidColumn, Set<Integer> realColumns) {}
 
   private SqliteSnapshot(
       Path file, FileChannel main, byte[] header, FileChannel wal, Map<Integer, Long> walPages)
@@ -166,6 +169,11 @@ final class SqliteSnapshot implements Closeable {
           if (alias >= 0 && row2[alias] == null) {
             row2[alias] = rowid; // the record keeps NULL there: the value is the rowid
           }
+          for (int real : table.realColumns()) {
+            if (real < columns && row2[real] instanceof Long whole) {
+              row2[real] = whole.doubleValue();
+            }
+          }
           row.accept(row2);
         });
   }
@@ -184,7 +192,8 @@ final class SqliteSnapshot implements Closeable {
                     (String) row[1],
                     root.intValue(),
                     columns,
-                    columns.indexOf(rowidAlias(sql).orElse(""))));
+                    columns.indexOf(rowidAlias(sql).orElse("")),
+                    realColumns(sql)));
           }
         });
   }
@@ -199,6 +208,23 @@ final class SqliteSnapshot implements Closeable {
       }
     }
     return names;
+  }
+
+  /** The positions of a {@code CREATE TABLE}'s columns whose declared type gives REAL affinity. */
+  static Set<Integer> realColumns(String sql) {
+    Set<Integer> real = new HashSet<>();
+    int position = 0;
+    for (String definition : definitions(sql)) {
+      Matcher matcher = COLUMN.matcher(definition);
+      if (matcher.find()) {
+        String type = matcher.group(2);
+        if (REAL.matcher(type).find() && !type.toUpperCase(Locale.ROOT).contains("INT")) {
+          real.add(position);
+        }
+        position++;
+      }
+    }
+    return Set.copyOf(real);
   }
 
   /**

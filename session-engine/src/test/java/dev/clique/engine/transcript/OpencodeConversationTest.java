@@ -56,6 +56,22 @@ class OpencodeConversationTest {
   }
 
   @Test
+  void theRealOpencodesDatabaseWithToolOutputsOverAPageHasItsGoldenTurns() throws Exception {
+    // Made by the real opencode 1.18.33: `opencode run "Print the long listings"` in a throwaway
+    // HOME, against the scripted Anthropic server (AnthropicModelServer, as RealOpencodeIT runs
+    // it) playing 24 ShellCall steps of `seq -f 'line %06g of a long tool output, call N' 1 2000`
+    // (some 80 KB each) and a Text: interior and overflow pages, 8 MB with its log.
+    Path db = fixture("long-outputs.db");
+    Path golden =
+        Path.of(getClass().getResource("/transcripts/opencode/long-outputs.turns.json").toURI());
+    List<Turn> turns = List.of(new ObjectMapper().readValue(golden.toFile(), Turn[].class));
+    assertThat(
+            OpencodeConversation.turns(db, request(null, Path.of("/tmp/opencode-project"), null)))
+        .isEqualTo(turns)
+        .hasSize(2);
+  }
+
+  @Test
   void theUsageIsSummedOverTheAnswersTheFailedRequestsLeftOut() throws Exception {
     Path db = fixture("conversation.db");
     // The session's four assistant messages: two answers of 100 input and 20 output tokens (the

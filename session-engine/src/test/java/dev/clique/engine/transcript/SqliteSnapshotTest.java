@@ -88,6 +88,59 @@ class SqliteSnapshotTest {
   }
 
   @Test
+  void theRealOpencodesDatabaseWithLongToolOutputsReadsAsPythonsSqliteReadsIt() throws Exception {
+    // opencode 1.18.33's own database after 24 shell calls of some 80 KB output each: its part
+    // and message tables have interior pages, the parts 480 overflow pages, the last commits are
+    // in the log; its session row has a REAL column that SQLite keeps as the integer 0.
+    for (String name : List.of("long-outputs.db", "long-outputs.db-wal")) {
+      Files.copy(
+          Path.of(getClass().getResource("/transcripts/opencode/" + name).toURI()),
+          dir.resolve(name.replace("long-outputs", "opencode")));
+    }
+    Path db = dir.resolve("opencode.db");
+    for (String table : List.of("part", "message", "session")) {
+      List<String> read = new ArrayList<>();
+      try (SqliteSnapshot snapshot = SqliteSnapshot.open(db)) {
+        snapshot.scan(snapshot.table(table).orElseThrow(), row -> read.add(hashes(row)));
+      }
+      assertThat(read).as(table).isEqualTo(oracle(db, table)).isNotEmpty();
+    }
+  }
+
+  /** What Python's sqlite3 reads of {@code table}, from a copy of the database and its log. */
+  private List<String> oracle(Path db, String table) throws Exception {
+    Path copy = Files.createTempDirectory(dir, "oracle").resolve("copy.db");
+    Files.copy(db, copy);
+    Files.copy(db.resolveSibling("opencode.db-wal"), copy.resolveSibling("copy.db-wal"));
+    Path script = Path.of(getClass().getResource("/transcripts/opencode/read-table.py").toURI());
+    Process python =
+        new ProcessBuilder("python3", script.toString(), copy.toString(), table)
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start();
+    String out = new String(python.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(python.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(python.exitValue()).isZero();
+    return out.lines().toList();
+  }
+
+  private static String hashes(Object[] row) {
+    List<String> cells = new ArrayList<>();
+    for (Object value : row) {
+      String text = value == null ? "null" : value.toString();
+      try {
+        cells.add(
+            java.util.HexFormat.of()
+                .formatHex(
+                    java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(text.getBytes(StandardCharsets.UTF_8))));
+      } catch (java.security.NoSuchAlgorithmException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return String.join("\t", cells);
+  }
+
+  @Test
   void anIntegerPrimaryKeyColumnReadsAsTheRowid() throws Exception {
     Path db = dir.resolve("opencode.db");
     make(db, 0);
