@@ -28,6 +28,7 @@ public final class BenchmarkRunner {
         new EngineBenchmark(),
         new IdleCostBenchmark(),
         new ConversationBenchmark(),
+        new OpencodeDatabaseBenchmark(),
         new UsageBenchmark(),
         new ReleaseBenchmark(),
         new RealCliBenchmark(),

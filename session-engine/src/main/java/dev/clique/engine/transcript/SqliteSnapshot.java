@@ -45,6 +45,7 @@ final class SqliteSnapshot implements Closeable {
   private static final byte[] MAGIC = "SQLite format 3\0".getBytes(StandardCharsets.US_ASCII);
   private static final int WAL_HEADER = 32;
   private static final int FRAME_HEADER = 24;
+  private static final int WINDOW = 64 << 10;
   private static final Pattern COLUMN =
       Pattern.compile("^\\s*(?!(?i:PRIMARY\\s+KEY))[`\"\\[]?(\\w+)[`\"\\]]?\\s+(\\w+)");
   private static final Pattern REAL = Pattern.compile("REAL|FLOA|DOUB", Pattern.CASE_INSENSITIVE);
@@ -73,6 +74,15 @@ final class SqliteSnapshot implements Closeable {
   private final Map<String, Table> tables = new HashMap<>();
 
   /**
+   * The stretch of the main file last read: pages are read {@value #WINDOW} bytes at a time, as a
+   * b-tree's leaves and a row's overflow pages mostly lie side by side.
+   */
+  private final byte[] window;
+
+  private long windowStart = -1;
+  private int windowLength;
+
+  /**
    * A table of the schema: where its b-tree starts, its columns in order, which of them is an alias
    * of the rowid ({@code INTEGER PRIMARY KEY}) or -1, and which have REAL affinity (SQLite stores a
    * whole number there as an integer, and reads it back as a real).
@@ -90,6 +100,7 @@ final class SqliteSnapshot implements Closeable {
     this.walPages = walPages;
     int size = u16(header, 16);
     this.pageSize = size == 1 ? 65536 : size;
+    this.window = new byte[Math.max(WINDOW, pageSize)];
     this.usable = pageSize - Byte.toUnsignedInt(header[20]);
   }
 
@@ -432,9 +443,17 @@ final class SqliteSnapshot implements Closeable {
       return page;
     }
     long start = (long) (number - 1) * pageSize;
-    if (number < 1 || start + pageSize > mainSize || read(main, start, page) < pageSize) {
+    if (number < 1 || start + pageSize > mainSize) {
       throw new Unreadable(file + ": page " + number + " is past the end of the database");
     }
+    if (start < windowStart || start + pageSize > windowStart + windowLength) {
+      windowStart = start - start % window.length;
+      windowLength = read(main, windowStart, window);
+      if (start + pageSize > windowStart + windowLength) {
+        throw new Unreadable(file + ": page " + number + " is cut short");
+      }
+    }
+    System.arraycopy(window, (int) (start - windowStart), page, 0, pageSize);
     return page;
   }
 
