@@ -1,5 +1,7 @@
 package dev.clique.engine.transcript;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.equivalentTo;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,6 +10,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.clique.engine.home.FileStamp;
 import org.junit.jupiter.api.Test;
 
 class TranscriptPackageTest {
@@ -38,11 +41,28 @@ class TranscriptPackageTest {
 
   @Test
   void theReadersNeedNothingButTheJdkJacksonAndSlf4j() {
+    // FileStamp, itself of the JDK alone, is how the engine tells that a file changed.
+    classes()
+        .should()
+        .onlyDependOnClassesThat(
+            resideInAnyPackage(
+                    "dev.clique.engine.transcript..",
+                    "java..",
+                    "com.fasterxml.jackson..",
+                    "org.slf4j..")
+                .or(equivalentTo(FileStamp.class)))
+        .check(MAIN);
+  }
+
+  @Test
+  void fileStampNeedsNothingButTheJdk() {
     classes()
         .should()
         .onlyDependOnClassesThat()
-        .resideInAnyPackage(
-            "dev.clique.engine.transcript..", "java..", "com.fasterxml.jackson..", "org.slf4j..")
-        .check(MAIN);
+        .resideInAnyPackage("dev.clique.engine.home..", "java..")
+        .check(
+            new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importClasses(FileStamp.class));
   }
 }
