@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
       RmCommand.class,
       AdoptCommand.class,
       TokenCommand.class,
+      HooksCommand.class,
       DoctorCommand.class
     })
 public final class CliqueCommand implements Runnable {

@@ -5,6 +5,7 @@ import dev.clique.engine.catalogue.PriceTable;
 import dev.clique.engine.discovery.Discovery;
 import dev.clique.engine.discovery.DiscoverySettings;
 import dev.clique.engine.home.CliqueHome;
+import dev.clique.engine.hooks.HookReports;
 import dev.clique.engine.http.ApiHandler;
 import dev.clique.engine.http.HostGuard;
 import dev.clique.engine.http.OperatorSocket;
@@ -51,6 +52,7 @@ public final class Engine implements AutoCloseable {
   private final TlsKeystore tls;
   private final ScheduledExecutorService housekeeping;
   private final Notifier notifier;
+  private final HookReports hookReports;
 
   private Engine(
       Server server,
@@ -59,8 +61,10 @@ public final class Engine implements AutoCloseable {
       String url,
       TlsKeystore tls,
       ScheduledExecutorService housekeeping,
-      Notifier notifier) {
+      Notifier notifier,
+      HookReports hookReports) {
     this.server = server;
+    this.hookReports = hookReports;
     this.sessions = sessions;
     this.tokens = tokens;
     this.url = url;
@@ -178,6 +182,7 @@ public final class Engine implements AutoCloseable {
         ownsHome ? OperatorSocket.claim(server, home.operatorSocket()) : Optional.empty();
 
     String[] hookUrl = new String[1];
+    HookReports hookReports = HookReports.system();
     Transcripts transcripts = new Transcripts(settings.transcriptRoots());
     SessionService sessions =
         SessionService.builder()
@@ -200,7 +205,8 @@ public final class Engine implements AutoCloseable {
             new HostGuard(settings.allowedHosts()),
             clock,
             version,
-            settings.userHome()));
+            settings.userHome(),
+            hookReports));
     server.setErrorHandler(ApiHandler.errorHandler());
     try {
       server.start();
@@ -229,6 +235,7 @@ public final class Engine implements AutoCloseable {
             });
     housekeeping.scheduleWithFixedDelay(
         () -> {
+          hookReports.forgetEnded();
           try {
             tokens.flushUsage();
           } catch (IOException | RuntimeException e) {
@@ -240,7 +247,7 @@ public final class Engine implements AutoCloseable {
         TimeUnit.SECONDS);
     // Its own thread follows the change feed: telling a person never slows the watcher.
     Notifier notifier = Notifier.start(home.notifyFile(), sessions, url, clock);
-    return new Engine(server, sessions, tokens, url, tls, housekeeping, notifier);
+    return new Engine(server, sessions, tokens, url, tls, housekeeping, notifier, hookReports);
   }
 
   /** The base URL clients use, such as {@code http://127.0.0.1:3200} or {@code https://...}. */
@@ -262,6 +269,14 @@ public final class Engine implements AutoCloseable {
 
   public SessionService sessions() {
     return sessions;
+  }
+
+  /**
+   * What the CLIs outside the engine's own sessions reported through the hooks a person installed
+   * ({@code clique hooks install}), over the operator socket.
+   */
+  public HookReports hookReports() {
+    return hookReports;
   }
 
   /** Blocks until the engine stops. */

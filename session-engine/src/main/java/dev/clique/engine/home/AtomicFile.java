@@ -11,9 +11,11 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 /**
  * Writes a file so that a reader (or a crash) never sees half of it: temp file, fsync, rename. The
@@ -23,6 +25,20 @@ public final class AtomicFile {
   private AtomicFile() {}
 
   public static void write(Path target, byte[] data) throws IOException {
+    write(target, data, PosixFilePermissions.fromString("rw-------"), true);
+  }
+
+  /**
+   * Writes a file that is not clique's own (a person's settings) as {@link #write} does, but with
+   * {@code mode} (the mode it had) and without a {@code .bak} beside it.
+   */
+  public static void replace(Path target, byte[] data, Set<PosixFilePermission> mode)
+      throws IOException {
+    write(target, data, mode, false);
+  }
+
+  private static void write(Path target, byte[] data, Set<PosixFilePermission> mode, boolean backup)
+      throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     String name = target.getFileName().toString();
     Path temp =
@@ -32,6 +48,7 @@ public final class AtomicFile {
             ".tmp",
             PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
     try {
+      Files.setPosixFilePermissions(temp, mode); // not through the umask
       try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
         ByteBuffer buffer = ByteBuffer.wrap(data);
         while (buffer.hasRemaining()) {
@@ -39,7 +56,9 @@ public final class AtomicFile {
         }
         channel.force(true);
       }
-      keepBackup(target, dir, name);
+      if (backup) {
+        keepBackup(target, dir, name);
+      }
       move(temp, target);
       syncDirectory(dir);
     } finally {

@@ -23,7 +23,7 @@ final class ClaudeHooks implements HookDialect {
   private static final ObjectMapper JSON = EngineJson.mapper();
 
   /** The events that tell a state; the tool events take a matcher. */
-  private static final List<String> EVENTS =
+  static final List<String> EVENTS =
       List.of(
           "UserPromptSubmit",
           "PreToolUse",
@@ -34,8 +34,7 @@ final class ClaudeHooks implements HookDialect {
           "StopFailure",
           "SessionEnd");
 
-  private static final List<String> TOOL_EVENTS =
-      List.of("PreToolUse", "PermissionRequest", "PostToolUse");
+  static final List<String> TOOL_EVENTS = List.of("PreToolUse", "PermissionRequest", "PostToolUse");
 
   static final String TOKEN_VARIABLE = "CLIQUE_ATTENTION_TOKEN";
 

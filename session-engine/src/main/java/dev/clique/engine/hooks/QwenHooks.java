@@ -75,7 +75,7 @@ final class QwenHooks implements HookDialect {
   }
 
   /** The events that tell a state; the tool events take a matcher. */
-  private static final List<String> EVENTS =
+  static final List<String> EVENTS =
       List.of(
           "UserPromptSubmit",
           "PreToolUse",
@@ -86,7 +86,7 @@ final class QwenHooks implements HookDialect {
           "Stop",
           "StopFailure");
 
-  private static final List<String> TOOL_EVENTS =
+  static final List<String> TOOL_EVENTS =
       List.of("PreToolUse", "PermissionRequest", "PostToolUse", "PostToolUseFailure");
 
   /** Claude Code's HTTP hooks, which Qwen Code runs as they are. */

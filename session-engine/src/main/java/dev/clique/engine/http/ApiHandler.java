@@ -1,5 +1,6 @@
 package dev.clique.engine.http;
 
+import dev.clique.engine.hooks.HookReports;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.Transcripts;
@@ -37,11 +38,12 @@ public final class ApiHandler extends Handler.Abstract {
       HostGuard hosts,
       Clock clock,
       String version,
-      Path userHome) {
+      Path userHome,
+      HookReports hookReports) {
     this.hosts = hosts;
     Answers answers = new Answers(sessions, transcripts, clock, version, userHome);
     this.held = new HeldRequests(sessions, answers);
-    this.routes = new Routes(sessions, new Access(tokens), answers, held);
+    this.routes = new Routes(sessions, new Access(tokens), answers, held, hookReports);
   }
 
   /** What Jetty answers with for requests it refuses before they reach the API. */

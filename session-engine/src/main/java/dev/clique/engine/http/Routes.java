@@ -8,6 +8,7 @@ import static dev.clique.engine.http.Requests.text;
 import static dev.clique.engine.http.SessionCalls.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clique.engine.hooks.HookReports;
 import dev.clique.engine.session.NewSession;
 import dev.clique.engine.session.PaneLines;
 import dev.clique.engine.session.SessionRecord;
@@ -16,6 +17,7 @@ import dev.clique.engine.session.Source;
 import dev.clique.engine.state.SessionState;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
+import java.net.UnixDomainSocketAddress;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -49,6 +51,7 @@ final class Routes implements AutoCloseable {
   private final Access access;
   private final Answers answers;
   private final HeldRequests held;
+  private final HookReports hookReports;
 
   /** Reads that may start tmux: two at a time (two cores), a bounded queue behind them. */
   private final ThreadPoolExecutor tmuxReads =
@@ -64,8 +67,14 @@ final class Routes implements AutoCloseable {
             return thread;
           });
 
-  Routes(SessionService sessions, Access access, Answers answers, HeldRequests held) {
+  Routes(
+      SessionService sessions,
+      Access access,
+      Answers answers,
+      HeldRequests held,
+      HookReports hookReports) {
     this.sessions = sessions;
+    this.hookReports = hookReports;
     this.access = access;
     this.answers = answers;
     this.held = held;
@@ -100,11 +109,41 @@ final class Routes implements AutoCloseable {
       }
       return;
     }
+    if (parts.size() == 3 && parts.get(1).equals("hooks") && overOperatorSocket(request)) {
+      allow(method, "POST");
+      hookReport(parts.get(2), query(request, "pid"), body(request));
+      Answers.ok(response, callback, Answers.done());
+      return;
+    }
     if (parts.size() >= 2 && parts.get(1).equals("sessions")) {
       sessionRoute(request, response, callback, method, parts, token.get());
       return;
     }
     throw ApiError.notFound("not found");
+  }
+
+  /**
+   * {@code POST /api/hooks/{cli}?pid=}: an event of a CLI the engine did not start, sent by a hook
+   * the person installed ({@code clique hooks install}) with its parent's pid. Only over the
+   * operator socket, whose caller is the user: the TCP API has no such route.
+   */
+  private void hookReport(String cli, String pid, JsonNode event) throws ApiError {
+    long reporter;
+    try {
+      reporter = Long.parseLong(pid == null ? "" : pid);
+    } catch (NumberFormatException e) {
+      throw ApiError.badRequest("pid must be the reporting process's id");
+    }
+    try {
+      hookReports.report(cli, reporter, event, System.currentTimeMillis());
+    } catch (IllegalArgumentException e) {
+      throw ApiError.badRequest(e.getMessage());
+    }
+  }
+
+  private static boolean overOperatorSocket(Request request) {
+    return request.getConnectionMetaData().getRemoteSocketAddress()
+        instanceof UnixDomainSocketAddress;
   }
 
   /** {@code ?usage=}: {@code brief} for a listing's usage, {@code full} (the default) for all. */
