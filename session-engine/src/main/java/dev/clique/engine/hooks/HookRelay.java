@@ -53,7 +53,7 @@ final class HookRelay {
   }
 
   /** The URL of those reports, by which clique's hooks are told from a person's own. */
-  static final String OPERATOR_URL = "http://clique/api/hooks/";
+  static final String OPERATOR_URL = "http://localhost/api/hooks/";
 
   private static String shellQuoted(String text) {
     return "'" + text.replace("'", "'\\''") + "'";
