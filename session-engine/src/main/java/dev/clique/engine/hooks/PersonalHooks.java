@@ -29,6 +29,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -459,9 +460,11 @@ public final class PersonalHooks {
 
     String apply() {
       StringBuilder out = new StringBuilder(text);
-      inserts.stream()
-          .sorted(Map.Entry.<Integer, String>comparingByKey().reversed())
-          .forEach(e -> out.insert(e.getKey(), e.getValue()));
+      // From the end, and at one offset the last first, so that they read in the order made.
+      List<Map.Entry<Integer, String>> order = new ArrayList<>(inserts);
+      Collections.reverse(order);
+      order.sort(Map.Entry.<Integer, String>comparingByKey().reversed()); // stable
+      order.forEach(e -> out.insert(e.getKey(), e.getValue()));
       return out.toString();
     }
 

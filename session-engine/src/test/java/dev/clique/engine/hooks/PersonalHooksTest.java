@@ -85,6 +85,17 @@ class PersonalHooksTest {
           .as(event)
           .isEqualTo(1);
     }
+    assertThat(hookObj.members().stream().map(JsonText.Member::key).toList())
+        .as("theirs first, then the events added in the dialect's order")
+        .containsExactly(
+            "PreToolUse",
+            "Stop",
+            "UserPromptSubmit",
+            "PermissionRequest",
+            "PostToolUse",
+            "Notification",
+            "StopFailure",
+            "SessionEnd");
     JsonText.Arr pre = (JsonText.Arr) hookObj.member("PreToolUse").value();
     assertThat(after.substring(pre.elements().get(0).start(), pre.elements().get(0).end()))
         .as("their own hook stays first")
