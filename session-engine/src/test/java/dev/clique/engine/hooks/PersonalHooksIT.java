@@ -93,6 +93,15 @@ class PersonalHooksIT {
           .as("the TCP API has no such route, whatever the token")
           .isEqualTo(404);
 
+      Path socket = home.resolve("engine.sock");
+      assertThat(overSocket(socket, "/api/hooks/aider?pid=" + self, "{}"))
+          .as("a CLI without opt-in hooks")
+          .isEqualTo("400");
+      assertThat(overSocket(socket, "/api/hooks/claude?pid=abc", "{}")).isEqualTo("400");
+      assertThat(overSocket(socket, "/api/hooks/claude?pid=" + self, "not json")).isEqualTo("400");
+      assertThat(overSocket(socket, "/api/hooks/claude?pid=" + self, "{\"no\":\"event\"}"))
+          .isEqualTo("400");
+
       List<Double> with = times(event);
       double median = median(with);
       System.out.printf(
@@ -128,6 +137,19 @@ class PersonalHooksIT {
         noSocket, refused, bare, RUNS);
     assertThat(noSocket).isLessThanOrEqualTo(MOST_MILLIS_WITHOUT_ENGINE);
     assertThat(refused).isLessThanOrEqualTo(MOST_MILLIS_WITHOUT_ENGINE);
+  }
+
+  /** The status of a POST over the operator socket, with curl. */
+  private static String overSocket(Path socket, String path, String body) throws Exception {
+    return run(
+            "curl -s -o /dev/null -w '%{http_code}' --unix-socket '"
+                + socket
+                + "' -H 'Content-Type: application/json' --data-binary @- 'http://localhost"
+                + path
+                + "'",
+            body,
+            Map.of())
+        .output();
   }
 
   private record Hook(int exit, String output) {}
