@@ -191,8 +191,10 @@ public final class PersonalHooks {
                 + (record.isPresent() ? ", which was changed since; the rest left as it is" : "");
       }
     }
-    Files.deleteIfExists(recordFile(target));
-    Files.deleteIfExists(AtomicFile.backupOf(recordFile(target)));
+    if (record.isPresent()) { // a record of another file (CLAUDE_CONFIG_DIR moved) is kept for it
+      Files.deleteIfExists(recordFile(target));
+      Files.deleteIfExists(AtomicFile.backupOf(recordFile(target)));
+    }
     return said;
   }
 
