@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * The latest state each CLI process outside the engine's own sessions reported through the hooks a
  * person installed ({@code clique hooks install}): keyed by the process and its start time in
  * {@code /proc}, so a pid the kernel gives to another process never inherits a report. It holds at
- * most {@value #MAX_PROCESSES} processes; those that ended are dropped as new ones report, and the
- * oldest report goes when all still run.
+ * most {@value #MAX_PROCESSES} processes; those that ended are dropped as new ones report and when
+ * the engine's housekeeping calls {@link #forgetEnded} (every 30 s), and the oldest report goes
+ * when all still run.
  *
  * <p>The event is read with its CLI's own {@link HookDialect}, as a session the engine started is.
  * The hook's command runs under a shell the CLI starts, so the pid a hook reports (its parent) may

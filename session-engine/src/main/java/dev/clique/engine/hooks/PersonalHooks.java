@@ -208,7 +208,9 @@ public final class PersonalHooks {
       }
       Value root = JsonText.parse(text(file, bytes));
       List<String> events = events(target);
+      String own = HookRelay.toOperatorSocket(target.cli(), home.operatorSocket());
       List<String> present = new ArrayList<>();
+      boolean ours = false;
       if (root instanceof Obj obj && obj.member("hooks") != null) {
         Value hooks = obj.member("hooks").value();
         for (String event : events) {
@@ -217,16 +219,23 @@ public final class PersonalHooks {
               && h.member(event).value() instanceof Arr groups
               && groups.elements().stream().anyMatch(PersonalHooks::isClique)) {
             present.add(event);
+            ours |= groups.elements().stream().anyMatch(g -> commands(g).contains(own));
           }
         }
       }
       if (present.isEmpty()) {
         return target.label() + ": not installed in " + file;
       }
+      String whose =
+          ours
+              ? ", reporting to " + home.operatorSocket()
+              : ", reporting to another clique home's engine or in an older clique's words"
+                  + " (`clique hooks remove`, then `install`, makes them this home's)";
       return target.label()
           + (present.size() == events.size()
               ? ": installed in " + file
-              : ": partly installed in " + file + " (" + String.join(", ", present) + ")");
+              : ": partly installed in " + file + " (" + String.join(", ", present) + ")")
+          + whose;
     } catch (IOException | IllegalArgumentException e) {
       return target.label() + ": " + file + " cannot be read: " + e.getMessage();
     }
@@ -322,21 +331,24 @@ public final class PersonalHooks {
 
   /** A group of clique's: one whose hooks run a command that reports to an engine's socket. */
   private static boolean isClique(Value group) {
-    if (!(group instanceof Obj obj) || obj.member("hooks") == null) {
-      return false;
-    }
-    if (!(obj.member("hooks").value() instanceof Arr hooks)) {
-      return false;
-    }
-    for (Value hook : hooks.elements()) {
-      if (hook instanceof Obj h
-          && h.member("command") != null
-          && h.member("command").value() instanceof Scalar command
-          && command.text().contains(HookRelay.OPERATOR_URL)) {
-        return true;
+    return commands(group).stream().anyMatch(c -> c.contains(HookRelay.OPERATOR_URL));
+  }
+
+  /** The commands of a hook group's hooks. */
+  private static List<String> commands(Value group) {
+    List<String> commands = new ArrayList<>();
+    if (group instanceof Obj obj
+        && obj.member("hooks") != null
+        && obj.member("hooks").value() instanceof Arr hooks) {
+      for (Value hook : hooks.elements()) {
+        if (hook instanceof Obj h
+            && h.member("command") != null
+            && h.member("command").value() instanceof Scalar command) {
+          commands.add(command.text());
+        }
       }
     }
-    return false;
+    return commands;
   }
 
   private static JsonNode group(String event, Target target, String command) {

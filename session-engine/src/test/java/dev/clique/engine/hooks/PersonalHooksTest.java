@@ -276,6 +276,19 @@ class PersonalHooksTest {
   }
 
   @Test
+  void statusSaysWhenTheHooksReportToAnotherHome() throws Exception {
+    Files.writeString(settings, THEIRS);
+    hooks.install(claude);
+    assertThat(hooks.status(claude)).contains("reporting to " + dir.resolve("clique/engine.sock"));
+    PersonalHooks otherHome =
+        new PersonalHooks(
+            new CliqueHome(dir.resolve("other")), settings.getParent().getParent(), Map.of());
+    assertThat(otherHome.status(otherHome.target("claude").orElseThrow()))
+        .contains("installed in " + settings)
+        .contains("another clique home");
+  }
+
+  @Test
   void claudeConfigDirMovesClaudesFile() {
     PersonalHooks moved =
         new PersonalHooks(
