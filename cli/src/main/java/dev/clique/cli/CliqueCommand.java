@@ -27,6 +27,7 @@ import picocli.CommandLine.Command;
       AdoptCommand.class,
       TokenCommand.class,
       HooksCommand.class,
+      NotifyCommand.class,
       DoctorCommand.class
     })
 public final class CliqueCommand implements Runnable {

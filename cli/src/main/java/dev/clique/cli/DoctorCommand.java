@@ -6,6 +6,7 @@ import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.discovery.CliVersions;
 import dev.clique.engine.home.CliqueHome;
+import dev.clique.engine.notify.NotifyTargets;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -45,6 +46,7 @@ final class DoctorCommand implements Callable<Integer> {
     out.println(
         "tmux:   " + (tmux == null ? "not installed: install it (apt-get install tmux)" : tmux));
     printWatches(out);
+    printNotify(out, home);
     printClis(out, CliCatalogue.load(home.clisFile(), settings.path(), settings.userHome()));
     out.flush();
     return tmux == null || !homeUsable ? ExitCodes.NOT_CONFIGURED : ExitCodes.OK;
@@ -107,6 +109,23 @@ final class DoctorCommand implements Callable<Integer> {
           server.path("watched_by").asText(),
           server.path("why").asText());
     }
+  }
+
+  /** The notification targets of {@code notify.toml}, and its mistakes with their lines. */
+  private static void printNotify(PrintWriter out, CliqueHome home) {
+    NotifyTargets.Listing file = NotifyTargets.read(home.notifyFile());
+    if (file.targets().isEmpty() && file.problems().isEmpty()) {
+      out.println(
+          "notify: "
+              + home.notifyFile()
+              + (Files.exists(home.notifyFile()) ? " (no target)" : " (none)"));
+      return;
+    }
+    out.println("notify: " + home.notifyFile() + " (`clique notify` for the last deliveries)");
+    for (NotifyTargets.Status target : file.targets()) {
+      out.println("  " + target.target() + ": " + String.join(", ", target.events()));
+    }
+    NotifyCommand.printProblems(out, file.problems());
   }
 
   private static String describe(CliqueHome home) {

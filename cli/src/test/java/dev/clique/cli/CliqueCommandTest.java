@@ -2,14 +2,18 @@ package dev.clique.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,6 +78,124 @@ class CliqueCommandTest {
             "\n  claude +9\\.8\\.7 +proven on 2\\.1\\.328  \\(not the version proven\\)\n")
         .containsPattern("\n  codex +0\\.169\\.0 +proven on 0\\.169\\.0\n")
         .containsPattern("\n  gemini +not installed +proven on 0\\.61\\.0\n");
+  }
+
+  /** A loopback receiver answering {@code status} to each post, keeping what it was sent. */
+  private static HttpServer receiver(int status, List<String> bodies) throws Exception {
+    HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/",
+        exchange -> {
+          bodies.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+          exchange.sendResponseHeaders(status, -1);
+          exchange.close();
+        });
+    server.start();
+    return server;
+  }
+
+  private void notifyFile(String... lines) throws Exception {
+    Path dir = Files.createDirectories(home.resolve("clique"));
+    Files.writeString(dir.resolve("notify.toml"), String.join("\n", lines) + "\n");
+  }
+
+  @Test
+  void notifyWithoutAnEngineListsTheFileTargetsMaskedAndItsMistakesWithTheirLines()
+      throws Exception {
+    notifyFile(
+        "[[webhook]]",
+        "url = \"https://ntfy.sh/my-secret-topic?auth=hidden\"",
+        "format = \"ntfy\"",
+        "events = [\"waiting\", \"error\"]",
+        "cli = \"claude\"",
+        "",
+        "[[command]]",
+        "run = [\"notify-send\", \"{title}\"]",
+        "",
+        "[[webhook]]",
+        "url = \"ftp://example.com/x\"");
+
+    assertThat(run("notify")).isEqualTo(ExitCodes.NOT_CONFIGURED);
+
+    String said = out.toString();
+    assertThat(said)
+        .contains("(as the file says them; no delivery is known: no engine is running for ")
+        .contains("\n  webhook 1 (https://ntfy.sh/***)\n    events: waiting, error\n")
+        .contains("    only:   cli claude, any name\n")
+        .contains(
+            "\n  command 1 (notify-send)\n"
+                + "    events: waiting, usage_limit, error, finished, stopped\n")
+        .contains("notify.toml line 11: `url` must be an http:// or https:// URL")
+        .doesNotContain("secret")
+        .doesNotContain("hidden");
+  }
+
+  @Test
+  void notifyTestSendsOneMessageToEachTargetAndSaysWhatEachAnswered() throws Exception {
+    List<String> good = new CopyOnWriteArrayList<>();
+    List<String> bad = new CopyOnWriteArrayList<>();
+    HttpServer ok = receiver(204, good);
+    HttpServer refusing = receiver(404, bad);
+    try {
+      notifyFile(
+          "[[webhook]]",
+          "url = \"http://127.0.0.1:" + ok.getAddress().getPort() + "/hook/secret\"",
+          "",
+          "[[webhook]]",
+          "url = \"http://127.0.0.1:" + refusing.getAddress().getPort() + "/\"",
+          "events = [\"finished\"]");
+
+      assertThat(run("notify", "test")).as(err.toString()).isEqualTo(ExitCodes.NOT_CONFIGURED);
+
+      assertThat(out.toString())
+          .isEqualTo(
+              "  webhook 1 (http://127.0.0.1:"
+                  + ok.getAddress().getPort()
+                  + "/***): answered 204"
+                  + System.lineSeparator()
+                  + "  webhook 2 (http://127.0.0.1:"
+                  + refusing.getAddress().getPort()
+                  + "): FAILED: answered 404 (not tried again)"
+                  + System.lineSeparator());
+      assertThat(good).hasSize(1);
+      assertThat(bad).as("a 4xx is not tried again").hasSize(1);
+      assertThat(good.get(0)).contains("\"event\":\"waiting\"").contains("clique notify test");
+
+      refusing.stop(0);
+      notifyFile(
+          "[[webhook]]",
+          "url = \"http://127.0.0.1:" + ok.getAddress().getPort() + "/hook/secret\"");
+      out.getBuffer().setLength(0);
+      assertThat(run("notify", "test")).as(err.toString()).isZero();
+      assertThat(good).hasSize(2);
+    } finally {
+      ok.stop(0);
+      refusing.stop(0);
+    }
+  }
+
+  @Test
+  void notifyTestWithNoTargetSaysSoAndExitsOne() {
+    assertThat(run("notify", "test")).isEqualTo(ExitCodes.NOT_CONFIGURED);
+    assertThat(err.toString()).contains("notify.toml has no target: add a [[webhook]]");
+  }
+
+  @Test
+  void doctorShowsTheNotificationTargetsAndTheFileMistakesWithTheirLines() throws Exception {
+    notifyFile(
+        "[[command]]",
+        "run = [\"notify-send\"]",
+        "events = [\"stopped\"]",
+        "",
+        "[[command]]",
+        "run = \"notify-send\"");
+
+    run("doctor");
+
+    assertThat(out.toString())
+        .contains("\nnotify: " + home.resolve("clique").resolve("notify.toml"))
+        .contains("\n  command 1 (notify-send): stopped\n")
+        .contains("notify.toml line 6: `run` is the command and its arguments");
   }
 
   @Test
@@ -330,7 +452,7 @@ class CliqueCommandTest {
         commands.add(line);
       }
     }
-    assertThat(commands).hasSize(13);
+    assertThat(commands).hasSize(14);
     assertThat(commands).allSatisfy(entry -> assertThat(entry).endsWith("."));
     assertThat(commands).contains("  ls      List the sessions and what each is doing.");
   }

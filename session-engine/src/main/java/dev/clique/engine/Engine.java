@@ -21,12 +21,14 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
@@ -183,6 +185,7 @@ public final class Engine implements AutoCloseable {
 
     String[] hookUrl = new String[1];
     HookReports hookReports = HookReports.system();
+    AtomicReference<Notifier> notifying = new AtomicReference<>(); // started once the URL is known
     Transcripts transcripts = new Transcripts(settings.transcriptRoots());
     SessionService sessions =
         SessionService.builder()
@@ -206,7 +209,11 @@ public final class Engine implements AutoCloseable {
             clock,
             version,
             settings.userHome(),
-            hookReports));
+            hookReports,
+            () -> {
+              Notifier told = notifying.get();
+              return told == null ? List.of() : told.status();
+            }));
     server.setErrorHandler(ApiHandler.errorHandler());
     try {
       server.start();
@@ -247,6 +254,7 @@ public final class Engine implements AutoCloseable {
         TimeUnit.SECONDS);
     // Its own thread follows the change feed: telling a person never slows the watcher.
     Notifier notifier = Notifier.start(home.notifyFile(), sessions, url, clock);
+    notifying.set(notifier);
     return new Engine(server, sessions, tokens, url, tls, housekeeping, notifier, hookReports);
   }
 

@@ -32,6 +32,11 @@ final class Access {
     return bearer(request).flatMap(tokens::authenticate);
   }
 
+  /** Whether {@code token} is the operator's: a request over the engine's socket. */
+  static boolean isOperator(Token token) {
+    return token == OPERATOR;
+  }
+
   static void require(Token token, Scope scope) throws ApiError {
     if (token.allows(scope)) {
       return;

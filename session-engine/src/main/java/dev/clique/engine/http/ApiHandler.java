@@ -1,6 +1,7 @@
 package dev.clique.engine.http;
 
 import dev.clique.engine.hooks.HookReports;
+import dev.clique.engine.notify.NotifyTargets;
 import dev.clique.engine.session.SessionService;
 import dev.clique.engine.token.TokenStore;
 import dev.clique.engine.transcript.Transcripts;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.function.Supplier;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -39,11 +41,13 @@ public final class ApiHandler extends Handler.Abstract {
       Clock clock,
       String version,
       Path userHome,
-      HookReports hookReports) {
+      HookReports hookReports,
+      Supplier<List<NotifyTargets.Status>> notifications) {
     this.hosts = hosts;
     Answers answers = new Answers(sessions, transcripts, clock, version, userHome);
     this.held = new HeldRequests(sessions, answers);
-    this.routes = new Routes(sessions, new Access(tokens), answers, held, hookReports);
+    this.routes =
+        new Routes(sessions, new Access(tokens), answers, held, hookReports, notifications);
   }
 
   /** What Jetty answers with for requests it refuses before they reach the API. */

@@ -9,6 +9,8 @@ import static dev.clique.engine.http.SessionCalls.call;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clique.engine.hooks.HookReports;
+import dev.clique.engine.notify.Delivery;
+import dev.clique.engine.notify.NotifyTargets;
 import dev.clique.engine.session.NewSession;
 import dev.clique.engine.session.PaneLines;
 import dev.clique.engine.session.SessionRecord;
@@ -18,13 +20,17 @@ import dev.clique.engine.state.SessionState;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
 import java.net.UnixDomainSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -52,6 +58,7 @@ final class Routes implements AutoCloseable {
   private final Answers answers;
   private final HeldRequests held;
   private final HookReports hookReports;
+  private final Supplier<List<NotifyTargets.Status>> notifications;
 
   /** Reads that may start tmux: two at a time (two cores), a bounded queue behind them. */
   private final ThreadPoolExecutor tmuxReads =
@@ -72,7 +79,9 @@ final class Routes implements AutoCloseable {
       Access access,
       Answers answers,
       HeldRequests held,
-      HookReports hookReports) {
+      HookReports hookReports,
+      Supplier<List<NotifyTargets.Status>> notifications) {
+    this.notifications = notifications;
     this.sessions = sessions;
     this.hookReports = hookReports;
     this.access = access;
@@ -115,6 +124,15 @@ final class Routes implements AutoCloseable {
       Answers.ok(response, callback, Answers.done());
       return;
     }
+    if (parts.size() == 2 && parts.get(1).equals("notify")) {
+      allow(method, "GET");
+      // Whom the operator tells is the operator's business, not a token holder's.
+      if (!Access.isOperator(token.get())) {
+        throw new ApiError(403, "the notification targets are shown only over the engine's socket");
+      }
+      Answers.ok(response, callback, Map.of("targets", notifyTargets()));
+      return;
+    }
     if (parts.size() >= 2 && parts.get(1).equals("sessions")) {
       sessionRoute(request, response, callback, method, parts, token.get());
       return;
@@ -144,6 +162,31 @@ final class Routes implements AutoCloseable {
   private static boolean overOperatorSocket(Request request) {
     return request.getConnectionMetaData().getRemoteSocketAddress()
         instanceof UnixDomainSocketAddress;
+  }
+
+  /** Each notification target with its last delivery, as {@code clique notify} prints them. */
+  private List<Map<String, Object>> notifyTargets() {
+    List<Map<String, Object>> rows = new ArrayList<>();
+    for (NotifyTargets.Status status : notifications.get()) {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("target", status.target());
+      row.put("events", status.events());
+      row.put("cli", status.cli());
+      row.put("name", status.name());
+      Delivery last = status.last();
+      if (last == null) {
+        row.put("last", null);
+      } else {
+        Map<String, Object> delivery = new LinkedHashMap<>();
+        delivery.put("at", last.at().toString());
+        delivery.put("event", last.event());
+        delivery.put("delivered", last.delivered());
+        delivery.put("said", last.said());
+        row.put("last", delivery);
+      }
+      rows.add(row);
+    }
+    return rows;
   }
 
   /** {@code ?usage=}: {@code brief} for a listing's usage, {@code full} (the default) for all. */

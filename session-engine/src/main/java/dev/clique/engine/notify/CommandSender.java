@@ -69,7 +69,7 @@ final class CommandSender implements Sender {
       }
       int status = process.exitValue();
       return status == 0
-          ? Outcome.DELIVERED
+          ? Outcome.delivered("exited with status 0")
           : Outcome.failed("exited with status " + status + said(output));
     } catch (IOException e) {
       return Outcome.failed("could not be started: " + e.getMessage());

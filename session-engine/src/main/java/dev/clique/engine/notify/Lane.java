@@ -2,6 +2,7 @@ package dev.clique.engine.notify;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.slf4j.Logger;
@@ -33,6 +34,7 @@ final class Lane implements AutoCloseable {
   private boolean failing;
   private int dropped;
   private volatile int delivered;
+  private volatile Delivery last; // null until its first delivery ends
 
   private Lane(Target target, Sender sender, Clock clock, int capacity, Duration firstPause) {
     this.target = target;
@@ -61,6 +63,11 @@ final class Lane implements AutoCloseable {
   /** How many notices it delivered (for tests and, later, for the person). */
   int delivered() {
     return delivered;
+  }
+
+  /** How its last delivery ended, or null before the first. */
+  Delivery last() {
+    return last;
   }
 
   /** Queues {@code notice}, at once: a full queue drops its oldest. */
@@ -150,6 +157,12 @@ final class Lane implements AutoCloseable {
       Thread.sleep(pause);
       pause *= 2;
     }
+    last =
+        new Delivery(
+            Instant.ofEpochMilli(clock.millis()),
+            notice.event().wireName(),
+            outcome.kind() == Outcome.Kind.DELIVERED,
+            outcome.said());
     if (outcome.kind() == Outcome.Kind.DELIVERED) {
       delivered++;
       if (failing) {

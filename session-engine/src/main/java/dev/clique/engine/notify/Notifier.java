@@ -130,6 +130,15 @@ public final class Notifier implements AutoCloseable {
     return lanes.size();
   }
 
+  /** Each target it tells, with how its last delivery ended. */
+  public List<NotifyTargets.Status> status() {
+    List<NotifyTargets.Status> all = new ArrayList<>();
+    for (Lane lane : lanes) {
+      all.add(NotifyTargets.status(lane.target(), lane.last()));
+    }
+    return List.copyOf(all);
+  }
+
   /** On the watcher's thread: a flag and a wake-up, nothing more. */
   void moved() {
     synchronized (moved) {

@@ -10,7 +10,9 @@ record Outcome(Kind kind, String said) {
     FAILED
   }
 
-  static final Outcome DELIVERED = new Outcome(Kind.DELIVERED, "delivered");
+  static Outcome delivered(String said) {
+    return new Outcome(Kind.DELIVERED, said);
+  }
 
   static Outcome retry(String said) {
     return new Outcome(Kind.RETRY, said);

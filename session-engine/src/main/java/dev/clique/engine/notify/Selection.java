@@ -35,6 +35,30 @@ record Selection(Set<Event> events, Pattern cli, Pattern name) {
     return pattern == null || (value != null && pattern.matcher(value).matches());
   }
 
+  /** The glob {@link #glob} made {@code pattern} of, as the file wrote it; null for null. */
+  static String unglob(Pattern pattern) {
+    if (pattern == null) {
+      return null;
+    }
+    String regex = pattern.pattern();
+    StringBuilder glob = new StringBuilder();
+    int i = 0;
+    while (i < regex.length()) {
+      if (regex.startsWith("\\Q", i)) {
+        int end = regex.indexOf("\\E", i + 2);
+        glob.append(regex, i + 2, end);
+        i = end + 2;
+      } else if (regex.startsWith(".*", i)) {
+        glob.append('*');
+        i += 2;
+      } else {
+        glob.append('?'); // "." is the only other thing glob writes
+        i++;
+      }
+    }
+    return glob.toString();
+  }
+
   /** A glob as a pattern: {@code *} any run of characters, {@code ?} one, the rest as it is. */
   static Pattern glob(String glob) {
     StringBuilder regex = new StringBuilder();

@@ -44,10 +44,10 @@ final class WebhookSender implements Sender {
       HttpResponse<Void> answer =
           http.send(request.build(), HttpResponse.BodyHandlers.discarding());
       int status = answer.statusCode();
-      if (status / 100 == 2) {
-        return Outcome.DELIVERED;
-      }
       String said = "answered " + status;
+      if (status / 100 == 2) {
+        return Outcome.delivered(said);
+      }
       return status >= 500 ? Outcome.retry(said) : Outcome.failed(said + " (not tried again)");
     } catch (HttpTimeoutException e) {
       return Outcome.retry("no answer within " + limit.toSeconds() + " s");

@@ -1,16 +1,13 @@
 package dev.clique.engine.http;
 
+import static dev.clique.engine.testing.OperatorCall.over;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clique.engine.Engine;
 import dev.clique.engine.testing.TestEngine;
-import java.io.ByteArrayOutputStream;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -25,31 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class OperatorSocketIT {
   @TempDir Path dir;
-
-  /** One HTTP/1.0 exchange over the socket; the whole answer. */
-  private static String over(Path socket, String method, String path, String body)
-      throws Exception {
-    try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-      channel.connect(UnixDomainSocketAddress.of(socket));
-      byte[] content = body.getBytes(StandardCharsets.UTF_8);
-      String head =
-          method
-              + " "
-              + path
-              + " HTTP/1.0\r\nHost: localhost\r\nContent-Length: "
-              + content.length
-              + "\r\n\r\n";
-      channel.write(ByteBuffer.wrap(head.getBytes(StandardCharsets.US_ASCII)));
-      channel.write(ByteBuffer.wrap(content));
-      ByteArrayOutputStream all = new ByteArrayOutputStream();
-      ByteBuffer buffer = ByteBuffer.allocate(8192);
-      while (channel.read(buffer) >= 0) {
-        all.write(buffer.array(), 0, buffer.position());
-        buffer.clear();
-      }
-      return all.toString(StandardCharsets.UTF_8);
-    }
-  }
 
   @Test
   void overTheSocketTheOwnerIsTheOperatorWithNoToken() throws Exception {

@@ -8,12 +8,16 @@ import com.sun.net.httpserver.HttpServer;
 import dev.clique.engine.Engine;
 import dev.clique.engine.session.NewSession;
 import dev.clique.engine.session.SessionService;
+import dev.clique.engine.testing.ApiClient;
 import dev.clique.engine.testing.EngineSandbox;
+import dev.clique.engine.testing.OperatorCall;
+import dev.clique.engine.token.Scope;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -109,6 +113,22 @@ class NotifyIT {
     Thread.sleep(2 * DWELL_MILLIS);
     assertThat(EngineSandbox.view(service, id).state()).isEqualTo("waiting");
     assertThat(arrivals).hasSize(1);
+
+    // The operator sees the target, masked, and how its last delivery ended; a token does not.
+    String listed =
+        OperatorCall.over(sandbox.home().resolve("engine.sock"), "GET", "/api/notify", "");
+    assertThat(listed).startsWith("HTTP/1.1 200");
+    JsonNode target = JSON.readTree(listed.substring(listed.indexOf("\r\n\r\n") + 4));
+    JsonNode row = target.path("targets").get(0);
+    assertThat(row.path("target").asText())
+        .isEqualTo("webhook 1 (http://127.0.0.1:" + receiver.getAddress().getPort() + "/***)");
+    assertThat(listed).doesNotContain("secret");
+    assertThat(row.path("events")).hasSize(1);
+    assertThat(row.path("last").path("event").asText()).isEqualTo("waiting");
+    assertThat(row.path("last").path("delivered").asBoolean()).isTrue();
+    assertThat(row.path("last").path("said").asText()).isEqualTo("answered 204");
+    String reader = engine.tokens().create("reader", EnumSet.of(Scope.READ), "").secret();
+    assertThat(new ApiClient(engine.url(), reader).get("/api/notify").status()).isEqualTo(403);
   }
 
   @Test
