@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
  * [rules]
  * dwell_seconds = 3            # waiting, usage_limit, error: told once so for this long
  * finished_after_seconds = 30  # finished: only after this much work
+ * remind_every_seconds = 0     # waiting told again this often while it lasts (0: never)
+ * skip_when_watched = true     # nothing about a session a person is looking at
  *
  * [[webhook]]
  * url = "https://ntfy.sh/my-secret-topic"
@@ -52,7 +54,12 @@ record NotifyConfig(NotifyRules.Settings rules, List<Target> targets) {
   private static final Set<String> WEBHOOK_KEYS = Set.of("url", "format", "headers_file", "click");
   private static final Set<String> COMMAND_KEYS = Set.of("run", "timeout_seconds");
   private static final Set<String> RULE_KEYS =
-      Set.of("dwell_seconds", "finished_after_seconds", "burst_seconds");
+      Set.of(
+          "dwell_seconds",
+          "finished_after_seconds",
+          "burst_seconds",
+          "remind_every_seconds",
+          "skip_when_watched");
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   /** A mistake in one part of the file: where, and what. */
@@ -145,7 +152,21 @@ record NotifyConfig(NotifyRules.Settings rules, List<Target> targets) {
     return new NotifyRules.Settings(
         rule(toml, rules, "dwell_seconds", defaults.dwell(), 3600),
         rule(toml, rules, "finished_after_seconds", defaults.finishedAfter(), 86_400),
-        rule(toml, rules, "burst_seconds", defaults.burst(), 60));
+        rule(toml, rules, "burst_seconds", defaults.burst(), 60),
+        rule(toml, rules, "remind_every_seconds", defaults.remindEvery(), 86_400),
+        flag(toml, rules, "skip_when_watched", defaults.skipWhenWatched()));
+  }
+
+  private static boolean flag(TomlFile toml, JsonNode rules, String key, boolean otherwise)
+      throws Mistake {
+    JsonNode value = rules.path(key);
+    if (value.isMissingNode()) {
+      return otherwise;
+    }
+    if (!value.isBoolean()) {
+      throw new Mistake(toml.where("rules." + key) + ": `" + key + "` is true or false");
+    }
+    return value.asBoolean();
   }
 
   private static Duration rule(

@@ -21,6 +21,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@code waiting}, {@code usage_limit}, {@code error}: once the session has been so for the
  *       dwell (a shorter flicker is not told), once per episode (until it leaves that state);
+ *   <li>{@code waiting} again every {@code remindEvery} while the episode it was told of lasts,
+ *       when a reminder is asked for;
  *   <li>{@code finished}: a session that worked at least {@code finishedAfter} is idle;
  *   <li>{@code stopped}: its CLI exited by itself (a dead pane tells how), not a session a person
  *       stopped (its tmux session is gone, not its process);
@@ -32,10 +34,24 @@ import java.util.Set;
  * engine starts is not told again. Not thread-safe: one thread looks.
  */
 final class NotifyRules {
-  /** The timings of the rules, from {@code [rules]} of {@code notify.toml}. */
-  record Settings(Duration dwell, Duration finishedAfter, Duration burst) {
+  /**
+   * The rules' settings, from {@code [rules]} of {@code notify.toml}: {@code remindEvery} zero is
+   * no reminder; {@code skipWhenWatched} leaves out a session a person is looking at (the {@link
+   * Notifier} asks tmux, as a notice is about to go).
+   */
+  record Settings(
+      Duration dwell,
+      Duration finishedAfter,
+      Duration burst,
+      Duration remindEvery,
+      boolean skipWhenWatched) {
     static final Settings DEFAULT =
-        new Settings(Duration.ofSeconds(3), Duration.ofSeconds(30), Duration.ofSeconds(1));
+        new Settings(
+            Duration.ofSeconds(3),
+            Duration.ofSeconds(30),
+            Duration.ofSeconds(1),
+            Duration.ZERO,
+            true);
   }
 
   private static final String WORKING = "working";
@@ -70,6 +86,7 @@ final class NotifyRules {
     Event episode; // waiting, usage_limit or error; null in any other state
     long episodeSince;
     boolean told;
+    long toldAt = -1; // when this episode was last told; -1 not told (or no news at the first look)
     long busySince = -1; // since when it works (asking a person on the way included); -1 idle
   }
 
@@ -102,6 +119,7 @@ final class NotifyRules {
         track.episode = episode;
         track.episodeSince = now;
         track.told = first; // where things stood at the first look is no news
+        track.toldAt = -1;
       }
       switch (view.state()) {
         case WORKING -> {
@@ -143,6 +161,8 @@ final class NotifyRules {
     for (Track track : tracks.values()) {
       if (track.episode != null && !track.told) {
         next = Math.min(next, track.episodeSince + settings.dwell().toMillis());
+      } else if (reminds(track)) {
+        next = Math.min(next, track.toldAt + settings.remindEvery().toMillis());
       }
     }
     for (Burst burst : bursts.values()) {
@@ -158,6 +178,10 @@ final class NotifyRules {
           && !track.told
           && now - track.episodeSince >= settings.dwell().toMillis()) {
         track.told = true;
+        track.toldAt = now;
+        due.add(new Notice(track.episode, List.of(track.view), Instant.ofEpochMilli(now)));
+      } else if (reminds(track) && now - track.toldAt >= settings.remindEvery().toMillis()) {
+        track.toldAt = now;
         due.add(new Notice(track.episode, List.of(track.view), Instant.ofEpochMilli(now)));
       }
     }
@@ -183,6 +207,13 @@ final class NotifyRules {
       }
     }
     return due;
+  }
+
+  /** Whether a reminder of this track's episode is due some time: a waiting it told of. */
+  private boolean reminds(Track track) {
+    return track.episode == Event.WAITING
+        && track.toldAt >= 0
+        && settings.remindEvery().compareTo(Duration.ZERO) > 0;
   }
 
   private void join(Event event, SessionView view, long now) {

@@ -55,6 +55,50 @@ class NotifyRulesTest {
   }
 
   @Test
+  void aReminderAsksAgainEveryPeriodWhileTheSameWaitingLastsAndNeverWhenOff() {
+    NotifyRules.Settings defaults = NotifyRules.Settings.DEFAULT;
+    assertThat(defaults.remindEvery()).as("off by default").isEqualTo(Duration.ZERO);
+    rules.settings(
+        new NotifyRules.Settings(
+            defaults.dwell(),
+            defaults.finishedAfter(),
+            defaults.burst(),
+            Duration.ofSeconds(60),
+            defaults.skipWhenWatched()));
+    SessionView asking = waiting("a", "api", "permission", "rm -rf build");
+    rules.observe(List.of(asking));
+    clock.advanceMillis(3_000);
+    assertThat(rules.due()).extracting(Notice::event).containsExactly(Event.WAITING);
+    assertThat(rules.nextDueMillis()).isEqualTo(clock.millis() + 60_000);
+    clock.advanceMillis(59_999);
+    assertThat(rules.due()).isEmpty();
+    clock.advanceMillis(1);
+    List<Notice> reminded = rules.due();
+    assertThat(reminded).extracting(Notice::event).containsExactly(Event.WAITING);
+    assertThat(reminded.get(0).first().attention().detail()).isEqualTo("rm -rf build");
+    // A look in between changes nothing: the same episode, the next reminder a period later.
+    clock.advanceMillis(30_000);
+    assertThat(rules.observe(List.of(asking))).isEmpty();
+    clock.advanceMillis(30_000);
+    assertThat(rules.due()).hasSize(1);
+
+    // Answered: no reminder of an episode that ended.
+    rules.observe(List.of(view("a", "api", "working")));
+    clock.advanceMillis(600_000);
+    assertThat(rules.due()).isEmpty();
+    assertThat(rules.nextDueMillis()).isEqualTo(Long.MAX_VALUE);
+
+    // Off: told once, as before.
+    rules.settings(defaults);
+    rules.observe(List.of(asking));
+    clock.advanceMillis(3_000);
+    assertThat(rules.due()).hasSize(1);
+    clock.advanceMillis(600_000);
+    assertThat(rules.due()).isEmpty();
+    assertThat(rules.nextDueMillis()).isEqualTo(Long.MAX_VALUE);
+  }
+
+  @Test
   void aWaitingShorterThanTheDwellIsNotTold() {
     rules.observe(List.of(waiting("a", "api", "question", "Continue? (y/n)")));
     clock.advanceMillis(2_500);
