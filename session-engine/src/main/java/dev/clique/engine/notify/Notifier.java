@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,9 @@ public final class Notifier implements AutoCloseable {
   /** The longest it sleeps with nothing due: how soon a changed {@code notify.toml} is read. */
   static final long IDLE_MILLIS = 2_000;
 
+  /** A person whose client was active this recently is looking at the session. */
+  static final Duration LOOKING = Duration.ofMinutes(1);
+
   static final Duration CONNECT_LIMIT = Duration.ofSeconds(5);
   static final Duration ANSWER_LIMIT = Duration.ofSeconds(10);
 
@@ -38,6 +42,7 @@ public final class Notifier implements AutoCloseable {
   private final LongSupplier revision;
   private final Supplier<List<SessionView>> sessions;
   private final Function<String, String> lastLine;
+  private final Predicate<SessionView> watched;
   private final String engine;
   private final Clock clock;
   private final NotifyRules rules;
@@ -56,8 +61,10 @@ public final class Notifier implements AutoCloseable {
       LongSupplier revision,
       Supplier<List<SessionView>> sessions,
       Function<String, String> lastLine,
+      Predicate<SessionView> watched,
       String engine,
       Clock clock) {
+    this.watched = watched;
     this.file = file;
     this.revision = revision;
     this.sessions = sessions;
@@ -80,7 +87,13 @@ public final class Notifier implements AutoCloseable {
     ChangeFeed feed = sessions.changes();
     Notifier notifier =
         new Notifier(
-            file, feed::revision, sessions::sessions, id -> lastLine(sessions, id), engine, clock);
+            file,
+            feed::revision,
+            sessions::sessions,
+            id -> lastLine(sessions, id),
+            view -> sessions.watched(view.id(), LOOKING),
+            engine,
+            clock);
     Runnable follower = notifier::moved;
     feed.follow(follower);
     notifier.stopFollowing = () -> feed.unfollow(follower);
@@ -113,9 +126,10 @@ public final class Notifier implements AutoCloseable {
       LongSupplier revision,
       Supplier<List<SessionView>> sessions,
       Function<String, String> lastLine,
+      Predicate<SessionView> watched,
       String engine,
       Clock clock) {
-    Notifier notifier = new Notifier(file, revision, sessions, lastLine, engine, clock);
+    Notifier notifier = new Notifier(file, revision, sessions, lastLine, watched, engine, clock);
     notifier.begin();
     return notifier;
   }
@@ -185,7 +199,11 @@ public final class Notifier implements AutoCloseable {
   /** Hands each notice to the lanes of the targets that want it. Never waits. */
   void publish(List<Notice> notices) {
     for (Notice made : notices) {
-      Notice notice = made.event() == Event.STOPPED ? withLastLines(made) : made;
+      Notice notice = rules.settings().skipWhenWatched() ? unwatched(made) : made;
+      if (notice == null) {
+        continue;
+      }
+      notice = notice.event() == Event.STOPPED ? withLastLines(notice) : notice;
       for (Lane lane : lanes) {
         Notice wanted = lane.target().selection().pick(notice);
         if (wanted != null) {
@@ -193,6 +211,28 @@ public final class Notifier implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * {@code notice} about only the sessions no person is looking at, or null when one looks at each:
+   * tmux is asked now, as it is about to go, never on every look.
+   */
+  private Notice unwatched(Notice notice) {
+    List<SessionView> unwatched = new ArrayList<>();
+    for (SessionView view : notice.sessions()) {
+      if (watched.test(view)) {
+        log.debug(
+            "notifications: a person looks at {}: its {} is not told",
+            view.id(),
+            notice.event().wireName());
+      } else {
+        unwatched.add(view);
+      }
+    }
+    if (unwatched.isEmpty()) {
+      return null;
+    }
+    return unwatched.size() == notice.sessions().size() ? notice : notice.about(unwatched);
   }
 
   private Notice withLastLines(Notice notice) {

@@ -73,6 +73,10 @@ final class NotifyRules {
     this.settings = settings;
   }
 
+  Settings settings() {
+    return settings;
+  }
+
   /** Forgets everything: the next look is a first look again. */
   void reset() {
     tracks.clear();

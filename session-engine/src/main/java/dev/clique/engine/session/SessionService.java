@@ -25,12 +25,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
@@ -548,6 +550,21 @@ public final class SessionService implements AutoCloseable {
       throws SessionException {
     requireRecord(id);
     return waits.await(id, Set.copyOf(states), timeoutMillis, this::stateOf);
+  }
+
+  /**
+   * Whether a person looks at the session now: a client attached to it (not a control client) was
+   * active within {@code window}. Asks its tmux server once; a session it cannot ask is not looked
+   * at.
+   */
+  public boolean watched(String id, Duration window) {
+    try {
+      OptionalLong at = tmux.clientActivity(id);
+      return at.isPresent() && clock.millis() / 1000 - at.getAsLong() <= window.toSeconds();
+    } catch (TmuxException | RuntimeException e) {
+      log.debug("whether a person looks at {} could not be asked: {}", id, e.getMessage());
+      return false;
+    }
   }
 
   /**

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -100,6 +101,12 @@ final class SessionTmux implements Tmux {
   @Override
   public HomeMark home(String name) throws TmuxException {
     return own.home(name);
+  }
+
+  @Override
+  public OptionalLong clientActivity(String name) throws TmuxException {
+    Target target = target(name);
+    return target.tmux().clientActivity(target.name());
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -104,6 +105,15 @@ public interface Tmux {
   /** How each server this watches is watched: by events or by polling, and why. */
   default List<ServerWatch> watches() {
     return List.of();
+  }
+
+  /**
+   * When a person's client attached to the session (for a pane, to the tmux session that holds it)
+   * was last active (a key, its attach), in unix seconds: the latest of them; empty when no client
+   * but a control client is attached, or the session is gone.
+   */
+  default OptionalLong clientActivity(String name) throws TmuxException {
+    return OptionalLong.empty();
   }
 
   /** Stops the whole server on this socket (tests only use this on their own socket). */

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -249,6 +250,30 @@ public final class TmuxProcess implements Tmux {
     List<String> all = new ArrayList<>(TMUX_UPDATE_ENVIRONMENT);
     all.addAll(names);
     return String.join(" ", all);
+  }
+
+  @Override
+  public OptionalLong clientActivity(String name) throws TmuxException {
+    String session = PANE_ID.matcher(name).matches() ? name : "=" + name;
+    Result result =
+        call(
+            List.of(
+                "list-clients", "-t", session, "-F", "#{client_control_mode} #{client_activity}"));
+    if (result.exitCode != 0) {
+      return OptionalLong.empty(); // no such session: no one looks at it
+    }
+    OptionalLong latest = OptionalLong.empty();
+    for (String line : result.stdout.split("\n")) {
+      String[] words = line.strip().split(" ");
+      // The engine's own control client is no person.
+      if (words.length == 2 && words[0].equals("0")) {
+        long at = parseLong(words[1]);
+        if (at > 0 && (latest.isEmpty() || at > latest.getAsLong())) {
+          latest = OptionalLong.of(at);
+        }
+      }
+    }
+    return latest;
   }
 
   @Override

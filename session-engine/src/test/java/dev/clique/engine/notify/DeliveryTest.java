@@ -325,6 +325,8 @@ class DeliveryTest {
                 "[rules]",
                 "dwell_seconds = 1.5",
                 "finished_after_seconds = 60",
+                "remind_every_seconds = 300",
+                "skip_when_watched = false",
                 "",
                 "[[webhook]]",
                 "url = \"https://example.com/a\"",
@@ -345,11 +347,13 @@ class DeliveryTest {
     NotifyConfig config = NotifyConfig.read(file, problems::add);
     assertThat(config.rules().dwell()).isEqualTo(Duration.ofMillis(1500));
     assertThat(config.rules().finishedAfter()).isEqualTo(Duration.ofSeconds(60));
+    assertThat(config.rules().remindEvery()).isEqualTo(Duration.ofSeconds(300));
+    assertThat(config.rules().skipWhenWatched()).isFalse();
     assertThat(problems).hasSize(2);
     assertThat(problems.get(0))
-        .startsWith(file + " line 7: unknown key `headers`")
+        .startsWith(file + " line 9: unknown key `headers`")
         .contains("headers_file");
-    assertThat(problems.get(1)).startsWith(file + " line 11: unknown event `typo`");
+    assertThat(problems.get(1)).startsWith(file + " line 13: unknown event `typo`");
     Target.Webhook kept = (Target.Webhook) config.targets().get(0);
     assertThat(kept.label()).isEqualTo("webhook 3 (https://example.com/***)");
     assertThat(kept.format()).isEqualTo(Format.SLACK);

@@ -65,6 +65,7 @@ class NotifierTest {
               return sessions.get();
             },
             id -> null,
+            view -> false,
             "http://127.0.0.1:1",
             Clock.systemUTC());
     assertThat(notifier.targets()).isZero();

@@ -169,4 +169,70 @@ class NotifyIT {
     assertThat(told.path("message").asText())
         .endsWith("exited with status 3; its last line: bye-42");
   }
+
+  @Test
+  void aSessionAPersonIsLookingAtIsNotToldOnceTheyLeftItIs() throws Exception {
+    Files.writeString(
+        sandbox.home().resolve("notify.toml"),
+        String.join(
+            "\n",
+            "[rules]",
+            "dwell_seconds = 1",
+            "",
+            "[[webhook]]",
+            "url = \"http://127.0.0.1:" + receiver.getAddress().getPort() + "/\"",
+            "events = [\"waiting\"]",
+            ""));
+    SessionService service = sandbox.engine().sessions();
+    String id =
+        service.create(new NewSession("shell", sandbox.work().toString(), "looked-at", null)).id();
+    EngineSandbox.await(service, id, Duration.ofSeconds(15), "idle");
+
+    // A person's terminal: a real tmux client attached to the session, in a pty of its own.
+    ProcessBuilder attach =
+        new ProcessBuilder(
+            "script",
+            "-qfc",
+            "tmux -L " + sandbox.tmux().socket() + " attach -t '=" + id + "'",
+            "/dev/null");
+    attach.environment().put("TERM", "xterm");
+    attach.environment().remove("TMUX");
+    attach.redirectOutput(ProcessBuilder.Redirect.DISCARD);
+    attach.redirectError(ProcessBuilder.Redirect.DISCARD);
+    Process person = attach.start();
+    try {
+      awaitWatched(service, id, true);
+      service.send(id, "read -p \"Continue? (y/n) \" a", true, null);
+      EngineSandbox.await(service, id, Duration.ofSeconds(15), "waiting");
+      Thread.sleep(1_000 + 3_000); // the dwell, and three seconds more
+      assertThat(arrivals).as("nothing about a session a person is looking at").isEmpty();
+    } finally {
+      person.destroy(); // the terminal closed: its client detaches
+      person.waitFor();
+    }
+    awaitWatched(service, id, false);
+
+    // Answered, then asking again with no one looking: told.
+    service.send(id, "y", true, null);
+    EngineSandbox.await(service, id, Duration.ofSeconds(15), "idle");
+    service.send(id, "read -p \"Again? (y/n) \" a", true, null);
+    EngineSandbox.await(service, id, Duration.ofSeconds(15), "waiting");
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (arrivals.isEmpty() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertThat(arrivals).hasSize(1);
+    assertThat(arrivals.get(0).body().path("attention").path("detail").asText())
+        .contains("Again? (y/n)");
+  }
+
+  private static void awaitWatched(SessionService service, String id, boolean watched)
+      throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 15_000;
+    while (service.watched(id, Notifier.LOOKING) != watched
+        && System.currentTimeMillis() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(service.watched(id, Notifier.LOOKING)).as("a person looks at it").isEqualTo(watched);
+  }
 }
