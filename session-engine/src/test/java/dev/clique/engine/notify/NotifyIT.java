@@ -12,7 +12,9 @@ import dev.clique.engine.testing.ApiClient;
 import dev.clique.engine.testing.EngineSandbox;
 import dev.clique.engine.testing.OperatorCall;
 import dev.clique.engine.token.Scope;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,6 +170,133 @@ class NotifyIT {
     assertThat(told.path("last_line").asText()).as("its dead pane's last line").isEqualTo("bye-42");
     assertThat(told.path("message").asText())
         .endsWith("exited with status 3; its last line: bye-42");
+  }
+
+  @Test
+  void eightShellsFinishingTogetherAreToldInOneMessageNamingAllEight() throws Exception {
+    Files.writeString(
+        sandbox.home().resolve("notify.toml"),
+        String.join(
+            "\n",
+            "[rules]",
+            "finished_after_seconds = 1",
+            "",
+            "[[webhook]]",
+            "url = \"http://127.0.0.1:" + receiver.getAddress().getPort() + "/\"",
+            "events = [\"finished\"]",
+            ""));
+    SessionService service = sandbox.engine().sessions();
+    List<String> ids = new java.util.ArrayList<>();
+    for (int i = 1; i <= 8; i++) {
+      ids.add(
+          service
+              .create(new NewSession("shell", sandbox.work().toString(), "worker-" + i, null))
+              .id());
+    }
+    for (String id : ids) {
+      EngineSandbox.await(service, id, Duration.ofSeconds(30), "idle");
+    }
+    // A shell's start, under load, may itself be a second of work: what that told is not the test.
+    Thread.sleep(2_500);
+    System.out.println("told of the shells' start: " + arrivals);
+    arrivals.clear();
+    // Each works until one file appears: they end within a moment of each other.
+    Path go = sandbox.work().resolve("go");
+    for (String id : ids) {
+      service.send(id, "while [ ! -e " + go + " ]; do sleep 0.05; done", true, null);
+    }
+    for (String id : ids) {
+      EngineSandbox.await(service, id, Duration.ofSeconds(30), "working");
+    }
+    Thread.sleep(1_500); // each worked longer than finished_after_seconds
+    Files.writeString(go, "");
+    for (String id : ids) {
+      EngineSandbox.await(service, id, Duration.ofSeconds(30), "idle");
+    }
+    long deadline = System.currentTimeMillis() + 10_000;
+    while (arrivals.isEmpty() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    Thread.sleep(3_000); // the burst window, and more: nothing else may come
+    assertThat(arrivals).as("one message for the burst: %s", arrivals).hasSize(1);
+    JsonNode told = arrivals.get(0).body();
+    assertThat(told.path("event").asText()).isEqualTo("finished");
+    List<String> named = new java.util.ArrayList<>();
+    told.path("sessions").forEach(session -> named.add(session.path("id").asText()));
+    assertThat(named).containsExactlyInAnyOrderElementsOf(ids);
+    System.out.printf(
+        "eight finishing together: %d message, naming %d sessions: %s%n",
+        arrivals.size(), named.size(), told.path("message").asText());
+  }
+
+  @Test
+  void aReceiverThatNeverAnswersLeavesTheStatesAndWaitLagUnchanged() throws Exception {
+    Engine engine = sandbox.engine();
+    SessionService service = engine.sessions();
+    String id =
+        service.create(new NewSession("shell", sandbox.work().toString(), "timed", null)).id();
+    EngineSandbox.await(service, id, Duration.ofSeconds(15), "idle");
+    ApiClient api =
+        new ApiClient(
+            engine.url(),
+            engine.tokens().create("waiter", EnumSet.of(Scope.READ, Scope.WRITE), "").secret());
+
+    long without = median(waitLags(api, service, id, 9));
+
+    // Accepted by the kernel, never read, never answered: each notice waits its whole limit.
+    try (ServerSocket hung = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      Files.writeString(
+          sandbox.home().resolve("notify.toml"),
+          String.join(
+              "\n",
+              "[rules]",
+              "dwell_seconds = 0",
+              "",
+              "[[webhook]]",
+              "url = \"http://127.0.0.1:" + hung.getLocalPort() + "/\"",
+              ""));
+      Path socket = sandbox.home().resolve("engine.sock");
+      long deadline = System.currentTimeMillis() + 10_000;
+      while (!OperatorCall.over(socket, "GET", "/api/notify", "").contains("webhook 1")
+          && System.currentTimeMillis() < deadline) {
+        Thread.sleep(50);
+      }
+      assertThat(OperatorCall.over(socket, "GET", "/api/notify", ""))
+          .as("the hung target is read")
+          .contains("webhook 1");
+      long with = median(waitLags(api, service, id, 9));
+      System.out.printf(
+          "wait lag for idle -> waiting, median of 9: %d ms without a target, %d ms with a"
+              + " receiver that never answers%n",
+          without, with);
+      assertThat(with).isLessThan(2 * without + 250);
+    }
+  }
+
+  /** How long a held {@code wait} takes to answer after a shell is asked a question, each time. */
+  private static List<Long> waitLags(ApiClient api, SessionService service, String id, int times)
+      throws Exception {
+    List<Long> lags = new java.util.ArrayList<>();
+    for (int i = 0; i < times; i++) {
+      var answered =
+          api.getAsync("/api/sessions/" + id + "/wait?for=waiting&timeout=20")
+              .thenApply(answer -> System.nanoTime());
+      Thread.sleep(200); // the wait is held
+      long asked = System.nanoTime();
+      service.send(id, "read -p \"Round " + i + "? (y/n) \" a", true, null);
+      long lag = (answered.get(30, java.util.concurrent.TimeUnit.SECONDS) - asked) / 1_000_000;
+      assertThat(EngineSandbox.view(service, id).state()).isEqualTo("waiting");
+      lags.add(lag);
+      service.send(id, "y", true, null);
+      EngineSandbox.await(service, id, Duration.ofSeconds(15), "idle");
+    }
+    return lags;
+  }
+
+  private static long median(List<Long> values) {
+    List<Long> sorted = new java.util.ArrayList<>(values);
+    sorted.sort(null);
+    return sorted.get(sorted.size() / 2);
   }
 
   @Test
