@@ -3,6 +3,7 @@ package dev.clique.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.clique.engine.Engine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetSocketAddress;
@@ -128,6 +129,32 @@ class CliqueCommandTest {
         .contains("notify.toml line 11: `url` must be an http:// or https:// URL")
         .doesNotContain("secret")
         .doesNotContain("hidden");
+  }
+
+  @Test
+  void notifyAsksTheRunningEngineAndShowsEachTargetsLastDelivery() throws Exception {
+    notifyFile("[[webhook]]", "url = \"http://127.0.0.1:9/hook/secret\"", "events = [\"stopped\"]");
+    String socket = "clique-notify-test-" + ProcessHandle.current().pid();
+    env.put("CLIQUE_TMUX_SOCKET", socket);
+    env.put("CLIQUE_DISCOVER", "off");
+    env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+    Engine engine = Engine.start(env, "127.0.0.1", 0, true, "test");
+    try {
+      assertThat(run("notify")).as(err.toString()).isZero();
+    } finally {
+      engine.close();
+      // Only this test's own server, if the engine started one.
+      new ProcessBuilder("tmux", "-L", socket, "kill-server")
+          .redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start()
+          .waitFor();
+    }
+    assertThat(out.toString())
+        .contains("notify.toml (as the running engine tells them)\n")
+        .contains(
+            "\n  webhook 1 (http://127.0.0.1:9/***)\n    events: stopped\n    last:   none yet\n")
+        .doesNotContain("secret");
   }
 
   @Test
