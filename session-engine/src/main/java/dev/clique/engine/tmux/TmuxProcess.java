@@ -254,16 +254,16 @@ public final class TmuxProcess implements Tmux {
 
   @Override
   public OptionalLong clientActivity(String name) throws TmuxException {
-    String session = PANE_ID.matcher(name).matches() ? name : "=" + name;
+    String session = PaneListing.PANE_ID.matcher(name).matches() ? name : "=" + name;
     Result result =
-        call(
+        gateway.call(
             List.of(
                 "list-clients", "-t", session, "-F", "#{client_control_mode} #{client_activity}"));
-    if (result.exitCode != 0) {
+    if (result.exitCode() != 0) {
       return OptionalLong.empty(); // no such session: no one looks at it
     }
     OptionalLong latest = OptionalLong.empty();
-    for (String line : result.stdout.split("\n")) {
+    for (String line : result.stdout().split("\n")) {
       String[] words = line.strip().split(" ");
       // The engine's own control client is no person.
       if (words.length == 2 && words[0].equals("0")) {
