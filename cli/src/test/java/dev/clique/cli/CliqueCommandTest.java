@@ -479,7 +479,7 @@ class CliqueCommandTest {
         commands.add(line);
       }
     }
-    assertThat(commands).hasSize(14);
+    assertThat(commands).hasSize(15);
     assertThat(commands).allSatisfy(entry -> assertThat(entry).endsWith("."));
     assertThat(commands).contains("  ls      List the sessions and what each is doing.");
   }

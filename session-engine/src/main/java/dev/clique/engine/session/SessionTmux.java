@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -37,6 +38,9 @@ final class SessionTmux implements Tmux {
   private final Function<String, TmuxProcess> servers;
   private final Supplier<Map<String, Source>> foreign;
   private final Supplier<List<ServerWatch>> discovered;
+
+  /** Each person's server's last answered listing, kept for a listing it fails to answer. */
+  private final Map<String, List<ServerPane>> lastListed = new ConcurrentHashMap<>();
 
   /**
    * @param servers the server on a socket file
@@ -145,13 +149,21 @@ final class SessionTmux implements Tmux {
                 bySocket
                     .computeIfAbsent(source.socket(), s -> new HashMap<>())
                     .put(source.pane(), id));
+    lastListed.keySet().retainAll(bySocket.keySet());
     for (Map.Entry<String, Map<String, String>> server : bySocket.entrySet()) {
       List<ServerPane> listed;
       try {
         listed = servers.apply(server.getKey()).listEveryPane();
+        lastListed.put(server.getKey(), listed);
       } catch (TmuxException e) {
         log.debug("tmux server {} did not answer: {}", server.getKey(), e.getMessage());
-        continue; // its sessions show as stopped
+        if (e.sessionGone()) {
+          lastListed.remove(server.getKey());
+          continue; // its sessions show as stopped
+        }
+        // A server that is slow (a time-out on a loaded machine) is not a server that is gone:
+        // its sessions stay as last listed, or each would flash stopped and lose what it learned.
+        listed = lastListed.getOrDefault(server.getKey(), List.of());
       }
       for (ServerPane pane : listed) {
         String id = server.getValue().get(pane.id());

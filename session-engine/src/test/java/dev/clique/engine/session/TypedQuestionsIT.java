@@ -126,6 +126,48 @@ class TypedQuestionsIT {
     }
   }
 
+  @Test
+  void aQuestionInAPersonsTmuxOutlastsItsServerBeingTooSlowToAnswer() throws Exception {
+    try (UserTmux user = new UserTmux(dir.resolve("t"));
+        TestEngine engine =
+            TestEngine.startWith(
+                Files.createDirectories(dir.resolve("home")),
+                Map.of(
+                    "CLIQUE_DISCOVER", "on",
+                    "CLIQUE_DISCOVER_SHELLS", "on",
+                    "TMUX_TMPDIR", user.tmpdir().toString()))) {
+      user.run("slow", "new-session", "-d", "-s", "mine", "bash", "--norc", "--noprofile");
+      ApiClient api =
+          new ApiClient(engine.url(), engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), ""));
+      String id = discovered(api, "mine");
+      waitFor(api, id, "idle");
+      user.run("slow", "send-keys", "-t", "=mine:", "-l", "read -p \"Proceed? (y/n) \" a");
+      user.run("slow", "send-keys", "-t", "=mine:", "Enter");
+      waitFor(api, id, "waiting");
+
+      // The server stopped for longer than a listing waits for it: slow, not gone.
+      long server = Long.parseLong(user.run("slow", "display-message", "-p", "#{pid}").strip());
+      List<String> seen = new ArrayList<>();
+      new ProcessBuilder("kill", "-STOP", Long.toString(server)).start().waitFor();
+      try {
+        long until = System.nanoTime() + Duration.ofSeconds(6).toNanos();
+        while (System.nanoTime() < until) {
+          for (JsonNode session : api.get("/api/state").body().path("sessions")) {
+            if (session.path("id").asText().equals(id)) {
+              seen.add(session.path("state").asText());
+            }
+          }
+          Thread.sleep(200);
+        }
+      } finally {
+        new ProcessBuilder("kill", "-CONT", Long.toString(server)).start().waitFor();
+      }
+      assertThat(seen).isNotEmpty().doesNotContain("stopped");
+      JsonNode session = waitFor(api, id, "waiting");
+      assertThat(session.at("/attention/detail").asText()).isEqualTo("Proceed? (y/n)");
+    }
+  }
+
   /** Types {@code command}, which asks "Proceed? (y/n) ": how long it took to read waiting. */
   private static Duration asked(
       EngineSandbox sandbox, SessionService service, String id, String command) throws Exception {
