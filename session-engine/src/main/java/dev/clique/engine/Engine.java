@@ -187,11 +187,13 @@ public final class Engine implements AutoCloseable {
     HookReports hookReports = HookReports.system();
     AtomicReference<Notifier> notifying = new AtomicReference<>(); // started once the URL is known
     Transcripts transcripts = new Transcripts(settings.transcriptRoots());
+    Discovery discovery = discovery(settings.discovery(), catalogue, tmux, clock);
+    discovery.readStatesWith(transcripts, settings.userHome());
     SessionService sessions =
         SessionService.builder()
             .store(store)
             .tmux(tmux)
-            .discovery(discovery(settings.discovery(), catalogue, tmux, clock))
+            .discovery(discovery)
             .catalogue(catalogue)
             .tokens(tokens)
             .clock(clock)

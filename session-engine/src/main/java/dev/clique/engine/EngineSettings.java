@@ -40,6 +40,12 @@ import java.util.Set;
  *   <li>{@code CLIQUE_DISCOVER_SHELLS}: {@code on} (or {@code 1}, {@code true}, {@code yes}) lists
  *       a discovered pane that runs only a shell too.
  *   <li>{@code CLIQUE_DISCOVER_SOCKETS}: more socket files for discovery, comma-separated.
+ *   <li>{@code CLIQUE_DISCOVER_OUTSIDE}: {@code off} (or {@code 0}, {@code false}, {@code no})
+ *       looks for no CLI that runs outside tmux (in a terminal tab, an IDE's terminal); on by
+ *       default, while discovery is.
+ *   <li>{@code CLIQUE_DISCOVER_HEADLESS}: {@code on} (or {@code 1}, {@code true}, {@code yes})
+ *       lists a CLI outside tmux that has no terminal too (a {@code claude -p}, a {@code codex
+ *       exec}, an MCP client's child); off by default.
  *   <li>{@code TMUX_TMPDIR}: where discovery looks, {@code ${TMUX_TMPDIR:-/tmp}/tmux-<uid>}, as
  *       tmux itself reads it. clique's own server is not placed by it: the tmux the engine starts
  *       inherits the engine process's own environment, so its socket is where that environment says
@@ -223,7 +229,7 @@ public final class EngineSettings {
           user,
           tmuxSocket != null ? tmuxSocket : tmuxSocketFromEnvironment(),
           allowedHosts != null ? allowedHosts : list("CLIQUE_ALLOWED_HOSTS"),
-          discovery != null ? discovery : discoveryFromEnvironment(),
+          discovery != null ? discovery : discoveryFromEnvironment(user),
           transcriptRoots != null ? transcriptRoots : TranscriptRoots.fromEnvironment(env, user),
           path != null ? path : Objects.requireNonNullElse(env.get("PATH"), ""));
     }
@@ -240,13 +246,17 @@ public final class EngineSettings {
       return socket.isEmpty() ? DEFAULT_TMUX_SOCKET : socket;
     }
 
-    private DiscoverySettings discoveryFromEnvironment() {
+    private DiscoverySettings discoveryFromEnvironment(Path user) {
       String tmp = value("TMUX_TMPDIR");
+      Path claudeConfig = TranscriptRoots.fromEnvironment(env, user).claudeConfigDir();
       return new DiscoverySettings(
           !NO.contains(value("CLIQUE_DISCOVER").toLowerCase(Locale.ROOT)),
           YES.contains(value("CLIQUE_DISCOVER_SHELLS").toLowerCase(Locale.ROOT)),
           Path.of(tmp.isEmpty() ? "/tmp" : tmp, "tmux-" + Discovery.currentUid()),
-          list("CLIQUE_DISCOVER_SOCKETS").stream().map(Path::of).toList());
+          list("CLIQUE_DISCOVER_SOCKETS").stream().map(Path::of).toList(),
+          !NO.contains(value("CLIQUE_DISCOVER_OUTSIDE").toLowerCase(Locale.ROOT)),
+          YES.contains(value("CLIQUE_DISCOVER_HEADLESS").toLowerCase(Locale.ROOT)),
+          List.of(claudeConfig.resolve("sessions")));
     }
 
     /** A comma list's entries, stripped, the blank ones left out. */

@@ -7,6 +7,7 @@ import dev.clique.engine.tmux.ServerPane;
 import dev.clique.engine.tmux.ServerWatch;
 import dev.clique.engine.tmux.TmuxException;
 import dev.clique.engine.tmux.TmuxProcess;
+import dev.clique.engine.transcript.Transcripts;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.ClosedWatchServiceException;
@@ -131,7 +132,10 @@ public final class Discovery implements AutoCloseable {
   private final Map<String, String> causes = new ConcurrentHashMap<>();
   private final Set<String> talkedTo = ConcurrentHashMap.newKeySet();
   private final ScheduledExecutorService scanner;
-  private volatile List<Found> found = List.of();
+  private volatile List<Found> found = List.of(); // in tmux
+  private final OutsideTmux outside;
+  private final Object publishing = new Object();
+  private volatile List<Found> published = List.of(); // in tmux, then outside it
   private volatile Consumer<List<Found>> onChange = found -> {};
 
   public Discovery(
@@ -151,6 +155,14 @@ public final class Discovery implements AutoCloseable {
     this.processes = processes;
     this.clock = clock;
     this.uid = currentUid();
+    this.outside =
+        settings.enabled() && settings.outside()
+            ? new OutsideTmux(
+                catalogue, processes, clock, settings.headless(), settings.claudeRegistries())
+            : null;
+    if (outside != null) {
+      outside.onChange(this::publish);
+    }
     this.scanner =
         settings.enabled()
             ? Executors.newSingleThreadScheduledExecutor(
@@ -187,6 +199,35 @@ public final class Discovery implements AutoCloseable {
         settings.extraSockets().isEmpty() ? "" : " and " + settings.extraSockets());
     scanNow();
     scanner.execute(this::watch);
+    if (outside != null) {
+      outside.start();
+    }
+  }
+
+  /**
+   * Reads the state of a CLI outside tmux from its transcript, where its own registry says nothing,
+   * with the engine's transcript readers.
+   *
+   * @param userHome the home to assume for a CLI whose environment names none
+   */
+  public void readStatesWith(Transcripts transcripts, Path userHome) {
+    if (outside != null) {
+      outside.readStatesWith(transcripts, userHome);
+    }
+  }
+
+  /** Hands the sessions in tmux and those outside it, as one list, to the listener. */
+  private void publish() {
+    synchronized (publishing) {
+      List<Found> outsideFound = outside == null ? List.of() : outside.found();
+      List<Found> all = new ArrayList<>(found.size() + outsideFound.size());
+      all.addAll(found);
+      all.addAll(outsideFound);
+      if (!all.equals(published)) {
+        published = List.copyOf(all);
+        onChange.accept(published);
+      }
+    }
   }
 
   private void watch() {
@@ -252,13 +293,13 @@ public final class Discovery implements AutoCloseable {
     this.onChange = listener;
   }
 
-  /** Every session found, the ended ones (stopped) among them. */
+  /** Every session found, the ended ones (stopped) among them: in tmux, then outside it. */
   public List<Found> found() {
-    return found;
+    return published;
   }
 
   public Optional<Found> find(String id) {
-    for (Found one : found) {
+    for (Found one : published) {
       if (one.id().equals(id)) {
         return Optional.of(one);
       }
@@ -384,7 +425,7 @@ public final class Discovery implements AutoCloseable {
     List<Found> listed = List.copyOf(named(next.values()));
     if (!listed.equals(found)) {
       found = listed;
-      onChange.accept(listed);
+      publish();
     }
   }
 
@@ -640,6 +681,9 @@ public final class Discovery implements AutoCloseable {
   public void close() {
     if (scanner != null) {
       scanner.shutdownNow();
+    }
+    if (outside != null) {
+      outside.close();
     }
   }
 }

@@ -20,6 +20,9 @@ import java.util.Map;
  * @param argv the CLI process's argv
  * @param env the variables of the CLI process's own environment that say where it keeps its files
  * @param ended whether the CLI (or its pane) has gone: it shows as stopped for a while
+ * @param terminal for a CLI that runs outside tmux, where it runs (socket, session and pane are
+ *     then null); null for one in a tmux pane
+ * @param own for a CLI that runs outside tmux, what it says of its own state; else null
  */
 public record Found(
     String id,
@@ -35,11 +38,73 @@ public record Found(
     long cliStartTicks,
     List<String> argv,
     Map<String, String> env,
-    boolean ended) {
+    boolean ended,
+    Terminal terminal,
+    OwnState own) {
 
   public Found {
     argv = List.copyOf(argv);
     env = Map.copyOf(env);
+  }
+
+  /** A session of tmux's (on another server) rather than one that runs outside tmux. */
+  public Found(
+      String id,
+      String name,
+      String cli,
+      String cwd,
+      double created,
+      String socket,
+      String session,
+      int window,
+      String pane,
+      long cliPid,
+      long cliStartTicks,
+      List<String> argv,
+      Map<String, String> env,
+      boolean ended) {
+    this(
+        id,
+        name,
+        cli,
+        cwd,
+        created,
+        socket,
+        session,
+        window,
+        pane,
+        cliPid,
+        cliStartTicks,
+        argv,
+        env,
+        ended,
+        null,
+        null);
+  }
+
+  /** Whether the CLI runs outside tmux: no pane, a terminal of its own. */
+  public boolean outside() {
+    return terminal != null;
+  }
+
+  Found withOwn(OwnState state) {
+    return new Found(
+        id,
+        name,
+        cli,
+        cwd,
+        created,
+        socket,
+        session,
+        window,
+        pane,
+        cliPid,
+        cliStartTicks,
+        argv,
+        env,
+        ended,
+        terminal,
+        state);
   }
 
   Found asEnded() {
@@ -65,6 +130,8 @@ public record Found(
         cliStartTicks,
         argv,
         env,
-        hasEnded);
+        hasEnded,
+        terminal,
+        own);
   }
 }

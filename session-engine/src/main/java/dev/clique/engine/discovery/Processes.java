@@ -23,7 +23,7 @@ import java.util.Set;
  */
 final class Processes {
   /** Clock ticks per second of {@code /proc/<pid>/stat}'s start time: 100 on every Linux. */
-  private static final long TICKS_PER_SECOND = 100;
+  static final long TICKS_PER_SECOND = 100;
 
   /** Most processes one pane's tree is walked through: a fork bomb is not a session. */
   private static final int MAX_TREE = 2_000;
@@ -192,9 +192,82 @@ final class Processes {
     return boot * 1000 + ticks * 1000 / TICKS_PER_SECOND;
   }
 
+  /**
+   * What {@code /proc/<pid>/stat} says of a process: its command name, parent, terminal ({@code
+   * tty_nr}, 0 for none) and start in clock ticks since boot.
+   */
+  record Stat(String name, long parent, int terminal, long startTicks) {}
+
+  /** The process's stat; empty when it has ended. */
+  Optional<Stat> stat(long pid) {
+    try {
+      String stat =
+          new String(Files.readAllBytes(root.resolve(pid + "/stat")), StandardCharsets.UTF_8);
+      int open = stat.indexOf('(');
+      int end = stat.lastIndexOf(')');
+      if (open < 0 || end < open) {
+        return Optional.empty();
+      }
+      String[] fields = stat.substring(end + 1).strip().split(" ");
+      if (fields.length < 20) {
+        return Optional.empty();
+      }
+      return Optional.of(
+          new Stat(
+              stat.substring(open + 1, end),
+              parse(fields[1]),
+              (int) parse(fields[4]),
+              parse(fields[19])));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** Every process's pid, as {@code /proc} lists them now. */
+  List<Long> pids() {
+    List<Long> pids = new ArrayList<>();
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(root, Processes::isPid)) {
+      for (Path entry : entries) {
+        pids.add(Long.parseLong(entry.getFileName().toString()));
+      }
+    } catch (IOException | RuntimeException e) {
+      return List.of();
+    }
+    return pids;
+  }
+
+  /** The user id the process runs as (the owner of its {@code /proc} folder); -1 once it ended. */
+  long uid(long pid) {
+    try {
+      return ((Number) Files.getAttribute(root.resolve(Long.toString(pid)), "unix:uid"))
+          .longValue();
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * The pid last given to a new process ({@code /proc/loadavg}'s last field): while it stays the
+   * same, no process was started. -1 where it cannot be read.
+   */
+  long lastPid() {
+    try {
+      String text = Files.readString(root.resolve("loadavg"), StandardCharsets.US_ASCII).strip();
+      return parse(text.substring(text.lastIndexOf(' ') + 1));
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** Whether the process that started at {@code startTicks} still runs under {@code pid}. */
   boolean alive(long pid, long startTicks) {
     return startTicks >= 0 && startTicks(pid) == startTicks;
+  }
+
+  /** When the machine booted, in unix milliseconds; -1 where it cannot be read. */
+  long bootMillis() {
+    long boot = bootSeconds();
+    return boot <= 0 ? -1 : boot * 1000;
   }
 
   private long bootSeconds() {

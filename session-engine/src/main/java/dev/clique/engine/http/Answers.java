@@ -109,27 +109,33 @@ final class Answers {
     return answer;
   }
 
+  /** A session's turns, and for a session clique did not start how its transcript was found. */
+  private record Conversation(List<Turn> turns, TranscriptMapping.Mapped mapped) {}
+
+  private Conversation read(SessionRecord record) throws ApiError {
+    String kind = sessions.transcriptKind(record);
+    Optional<Found> found = sessions.found(record.id());
+    try {
+      if (found.isPresent() && !kind.isEmpty()) {
+        // A session clique did not start: its transcript is found from its process.
+        TranscriptMapping.Mapped mapped = mapping.map(found.get(), kind, userHome);
+        return new Conversation(transcripts.turns(mapped.request(), mapped.roots()), mapped);
+      }
+      return new Conversation(transcripts.turns(sessions.transcriptRequest(record, kind)), null);
+    } catch (UnreadableTranscriptException e) {
+      throw new ApiError(500, e.getMessage()); // never a wrong list of turns
+    }
+  }
+
   /**
    * The CLI's own conversation, from a bounded tail of its transcript; [] when it has none.
    *
    * @throws ApiError 500 naming the file, when it is of a format that would be read wrong
    */
   Map<String, Object> conversation(SessionRecord record) throws ApiError {
-    String kind = sessions.transcriptKind(record);
-    Optional<Found> found = sessions.found(record.id());
-    List<Turn> turns;
-    TranscriptMapping.Mapped mapped = null;
-    try {
-      if (found.isPresent() && !kind.isEmpty()) {
-        // A session clique did not start: its transcript is found from its process.
-        mapped = mapping.map(found.get(), kind, userHome);
-        turns = transcripts.turns(mapped.request(), mapped.roots());
-      } else {
-        turns = transcripts.turns(sessions.transcriptRequest(record, kind));
-      }
-    } catch (UnreadableTranscriptException e) {
-      throw new ApiError(500, e.getMessage()); // never a wrong list of turns
-    }
+    Conversation read = read(record);
+    List<Turn> turns = read.turns();
+    TranscriptMapping.Mapped mapped = read.mapped();
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("cli", record.cli());
     answer.put("name", record.name());
@@ -159,6 +165,38 @@ final class Answers {
     } else {
       answer.put("activity", 0);
     }
+    answer.put("screen", true);
+    return answer;
+  }
+
+  /**
+   * A peek of a session that has no screen to capture (it runs outside tmux): the last {@code
+   * lines} lines of its conversation, a prompt marked {@code > }, with {@code "screen": false}.
+   *
+   * @throws ApiError 500 naming the file, when its transcript is of a format that would be read
+   *     wrong
+   */
+  Map<String, Object> conversationPeek(SessionRecord record, int lines) throws ApiError {
+    List<String> text = new ArrayList<>();
+    for (Turn turn : read(record).turns()) {
+      boolean prompt = Turn.USER.equals(turn.role());
+      boolean first = true;
+      for (String line : turn.text().split("\\R")) {
+        if (line.isBlank()) {
+          continue;
+        }
+        text.add(prompt && first ? "> " + line.strip() : line.stripTrailing());
+        first = false;
+      }
+    }
+    Optional<SessionView> view = sessions.session(record.id());
+    boolean alive = view.map(SessionView::alive).orElse(false);
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("lines", text.subList(Math.max(0, text.size() - lines), text.size()));
+    answer.put("alive", alive);
+    answer.put("activity", alive ? view.get().activity() : 0);
+    answer.put("screen", false);
+    answer.put("from", "conversation");
     return answer;
   }
 

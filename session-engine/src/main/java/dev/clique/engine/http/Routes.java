@@ -238,8 +238,14 @@ final class Routes implements AutoCloseable {
         allow(method, "GET");
         require(token, Scope.READ);
         String lines = query(request, "lines");
-        existing(id);
-        peek(id, lines, response, callback);
+        SessionRecord record = existing(id);
+        if (record.source() != null && record.source().outside()) {
+          // No screen to capture: the conversation's last lines stand for it, said so.
+          Answers.ok(
+              response, callback, answers.conversationPeek(record, Requests.peekLines(lines)));
+        } else {
+          peek(id, lines, response, callback);
+        }
       }
       case "wait" -> {
         allow(method, "GET");

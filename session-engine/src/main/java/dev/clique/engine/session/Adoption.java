@@ -238,6 +238,18 @@ final class Adoption {
     }
     Found match = null;
     for (Found one : known.shown()) {
+      if (one.outside()) {
+        if (one.id().equals(id)) {
+          throw new SessionException(
+              SessionException.Kind.FORBIDDEN,
+              "session "
+                  + id
+                  + " runs outside tmux, on "
+                  + KnownSessions.record(one).source().where()
+                  + ": only a session in a tmux pane can be adopted");
+        }
+        continue;
+      }
       boolean matches =
           id != null
               ? one.id().equals(id)

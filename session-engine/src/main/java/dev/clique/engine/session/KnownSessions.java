@@ -32,9 +32,18 @@ final class KnownSessions {
     this.discovery = discovery;
   }
 
-  /** Hands the watcher what discovery found now; the API shows it once {@link #show} is called. */
+  /**
+   * Hands the watcher what discovery found now in tmux (a session outside tmux has no pane to
+   * watch); the API shows it all once {@link #show} is called.
+   */
   void watch(List<Found> found) {
-    watched = found;
+    List<Found> inTmux = new ArrayList<>(found.size());
+    for (Found one : found) {
+      if (!one.outside()) {
+        inTmux.add(one);
+      }
+    }
+    watched = inTmux.size() == found.size() ? found : List.copyOf(inTmux);
   }
 
   void show(List<Found> found) {
@@ -44,6 +53,21 @@ final class KnownSessions {
   /** The discovered sessions the API shows. */
   List<Found> shown() {
     return shown;
+  }
+
+  /** The session outside tmux {@code id} names, as the API shows it now. */
+  Optional<Found> outside(String id) {
+    for (Found one : shown) {
+      if (one.outside() && one.id().equals(id)) {
+        return Optional.of(one);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** Every session the API shows: the watched ones, then those outside tmux. */
+  List<SessionRecord> all() {
+    return records(shown, store.all());
   }
 
   /**
@@ -103,6 +127,10 @@ final class KnownSessions {
 
   /** A discovered session as a record: where it runs is its {@link Source}. */
   static SessionRecord record(Found found) {
+    Source source =
+        found.outside()
+            ? Source.outsideTmux(found.terminal().tty(), found.cliPid(), found.terminal().program())
+            : new Source(found.socket(), found.session(), found.window(), found.pane());
     return new SessionRecord(
         found.id(),
         found.name(),
@@ -112,14 +140,16 @@ final class KnownSessions {
         null,
         found.created(),
         null,
-        new Source(found.socket(), found.session(), found.window(), found.pane()));
+        source);
   }
 
   /** Where each running session that is not on clique's own socket is, by id. */
   Map<String, Source> foreignSources() {
     Map<String, Source> sources = new HashMap<>();
     for (SessionRecord record : store.all()) {
-      if (record.source() != null && discovery.answers(record.source().socket())) {
+      if (record.source() != null
+          && !record.source().outside()
+          && discovery.answers(record.source().socket())) {
         sources.put(record.id(), record.source());
       }
     }

@@ -194,7 +194,7 @@ public final class SessionService implements AutoCloseable {
     this.slowFacts =
         new SlowFacts(
             this.tmux,
-            known::watched,
+            known::all,
             catalogue,
             record -> usage.of(this, record),
             CliVersions.system(catalogue),
@@ -215,10 +215,12 @@ public final class SessionService implements AutoCloseable {
     this.panes = new PaneReader(store, this.tmux, watcher);
     discovery.onChange(
         found -> {
+          List<Found> before = known.shown();
           known.watch(found);
           watcher.refreshNow();
           known.show(found);
           noteChanges();
+          wakeWaitsOutside(before, found);
         });
   }
 
@@ -334,6 +336,31 @@ public final class SessionService implements AutoCloseable {
   /** The revision of what {@link #sessions()} shows, and the requests held until it moves. */
   public ChangeFeed changes() {
     return views.changes();
+  }
+
+  /**
+   * Ends the waits a session outside tmux now meets: its state is said by discovery (no pane, so
+   * the watcher never sees it), in the list that replaced {@code before}.
+   */
+  private void wakeWaitsOutside(List<Found> before, List<Found> now) {
+    Map<String, String> was = new java.util.HashMap<>();
+    for (Found one : before) {
+      if (one.outside()) {
+        was.put(one.id(), outsideState(one));
+      }
+    }
+    for (Found one : now) {
+      if (one.outside()) {
+        String state = outsideState(one);
+        if (!state.equals(was.get(one.id()))) {
+          waits.changed(one.id(), state);
+        }
+      }
+    }
+  }
+
+  private static String outsideState(Found one) {
+    return one.ended() || one.own() == null ? "stopped" : one.own().state();
   }
 
   /** After every publish of the snapshot and every change of the discovered sessions. */
@@ -598,6 +625,10 @@ public final class SessionService implements AutoCloseable {
     if (record(id).isEmpty()) {
       return null;
     }
+    Optional<Found> outside = known.outside(id);
+    if (outside.isPresent()) {
+      return outsideState(outside.get());
+    }
     SessionWatcher.Live live = watcher.snapshot().live().get(id);
     return live == null ? "stopped" : live.verdict().state().wireName();
   }
@@ -616,6 +647,15 @@ public final class SessionService implements AutoCloseable {
   /** A session that may be operated: clique's own, or an adopted one. */
   private SessionRecord requireOperable(String id) throws SessionException {
     SessionRecord record = requireRecord(id);
+    if (record.source() != null && record.source().outside()) {
+      throw new SessionException(
+          SessionException.Kind.FORBIDDEN,
+          "session "
+              + id
+              + " runs outside tmux, on "
+              + record.source().where()
+              + ": it is read-only (clique types only into tmux panes) and cannot be adopted");
+    }
     if (store.find(id).isEmpty()) {
       throw new SessionException(
           SessionException.Kind.FORBIDDEN,

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
 import dev.clique.engine.discovery.Found;
+import dev.clique.engine.discovery.OwnState;
 import dev.clique.engine.json.EngineJson;
 import dev.clique.engine.state.Attention;
 import dev.clique.engine.state.StateSource;
@@ -142,6 +143,12 @@ final class SessionViews implements AutoCloseable {
 
   private SessionView view(
       SessionRecord record, SessionWatcher.Snapshot snapshot, SlowFacts.Facts facts) {
+    if (record.source() != null && record.source().outside()) {
+      Optional<Found> outside = known.outside(record.id());
+      if (outside.isPresent()) {
+        return outsideView(record, outside.get(), facts);
+      }
+    }
     SessionWatcher.Live live = snapshot.live().get(record.id());
     Optional<CliDefinition> cli = catalogue.find(record.cli());
     String label = cli.map(CliDefinition::label).orElse(record.cli());
@@ -198,6 +205,64 @@ final class SessionViews implements AutoCloseable {
         record.source() == null ? null : store.find(record.id()).isPresent(),
         record.source(),
         alive ? detached(facts.detached().getOrDefault(record.id(), List.of())) : List.of(),
+        used.usage(),
+        used.limits());
+  }
+
+  /**
+   * A session outside tmux: no pane, so no screen, size or command line of tmux's; its state is
+   * what its CLI records by itself ({@link OwnState}), or stopped once its process ended.
+   */
+  private SessionView outsideView(SessionRecord record, Found found, SlowFacts.Facts facts) {
+    Optional<CliDefinition> cli = catalogue.find(record.cli());
+    Path cwd = Path.of(record.cwd());
+    boolean alive = !found.ended();
+    OwnState own = alive ? found.own() : null;
+    GitStatus git = facts.git().getOrDefault(record.cwd(), GitStatus.NONE);
+    UsageReport used = facts.usage().getOrDefault(record.id(), UsageReport.NONE);
+    String state = own == null ? "stopped" : own.state();
+    boolean waiting = "waiting".equals(state);
+    SessionView.AttentionView attention =
+        waiting && own.attentionKind() != null
+            ? new SessionView.AttentionView(
+                own.attentionKind(), own.attentionDetail(), seconds(own.sinceMillis()), null)
+            : null;
+    SessionView.SourceView source =
+        own == null
+            ? new SessionView.SourceView("process", "pid " + found.cliPid() + " ended")
+            : new SessionView.SourceView(own.authority(), own.evidence());
+    String command =
+        found.argv().isEmpty() ? null : Path.of(found.argv().get(0)).getFileName().toString();
+    return new SessionView(
+        record.id(),
+        record.name(),
+        record.cli(),
+        cli.map(CliDefinition::label).orElse(record.cli()),
+        alive ? facts.versions().get(record.id()) : null,
+        record.cwd(),
+        cwd.getFileName() == null ? record.cwd() : cwd.getFileName().toString(),
+        null,
+        null,
+        record.created(),
+        alive,
+        alive && found.terminal().tty() != null,
+        alive ? command : null,
+        own == null ? 0 : seconds(own.sinceMillis()),
+        0,
+        0,
+        "working".equals(state),
+        waiting ? "waiting" : "",
+        waiting && own.attentionDetail() != null ? own.attentionDetail() : "",
+        state,
+        alive ? facts.rss().getOrDefault(record.id(), 0L) : 0,
+        git.branch(),
+        git.dirty(),
+        attention,
+        source,
+        null,
+        false,
+        record.source(),
+        List.of(),
         used.usage(),
         used.limits());
   }

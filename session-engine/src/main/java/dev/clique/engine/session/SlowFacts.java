@@ -152,20 +152,28 @@ final class SlowFacts implements AutoCloseable {
     return Map.copyOf(panes);
   }
 
-  private Facts compute(Map<String, Long> panes) {
+  private Facts compute(Map<String, Long> watchedPanes) {
     long at = clock.millis();
+    List<SessionRecord> all = records.get();
+    // A session outside tmux has no pane: its CLI's own process stands for one.
+    Map<String, Long> panes = new HashMap<>(watchedPanes);
+    for (SessionRecord record : all) {
+      if (record.source() != null && record.source().outside()) {
+        panes.put(record.id(), record.source().pid());
+      }
+    }
     Map<Long, String> byPid = new HashMap<>();
     panes.forEach((id, pid) -> byPid.put(pid, id));
     Map<String, Long> rss = new HashMap<>();
     tmux.residentBytes(byPid.keySet()).forEach((pid, bytes) -> rss.put(byPid.get(pid), bytes));
-    Map<String, List<Long>> detached = detached(panes);
+    Map<String, List<Long>> detached = detached(watchedPanes);
     detached.forEach(
         (id, pids) ->
             tmux.residentBytes(pids).values().forEach(bytes -> rss.merge(id, bytes, Long::sum)));
     Map<String, GitStatus> git = new HashMap<>();
     Map<String, UsageReport> used = new HashMap<>();
     Map<String, String> running = new HashMap<>();
-    for (SessionRecord record : records.get()) {
+    for (SessionRecord record : all) {
       Long pane = panes.get(record.id());
       if (pane != null) {
         versions.running(record.cli(), pane).ifPresent(v -> running.put(record.id(), v));
@@ -185,7 +193,7 @@ final class SlowFacts implements AutoCloseable {
         Map.copyOf(git),
         Map.copyOf(used),
         Map.copyOf(running),
-        panes,
+        watchedPanes,
         at);
   }
 
