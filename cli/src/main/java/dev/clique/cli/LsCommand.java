@@ -189,10 +189,11 @@ final class LsCommand extends LocalCommand {
     rows.add(
         engines
             ? new String[] {
-              "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "FOLDER", "AGE"
+              "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "WHERE",
+              "FOLDER", "AGE"
             }
             : new String[] {
-              "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "FOLDER", "AGE"
+              "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "WHERE", "FOLDER", "AGE"
             });
     double now = System.currentTimeMillis() / 1000.0;
     for (JsonNode session : sessions) {
@@ -210,6 +211,7 @@ final class LsCommand extends LocalCommand {
         context(usage),
         cost(usage),
         why.length() > 60 ? why.substring(0, 59) + "…" : why,
+        where(session.path("source")),
         session.path("cwd").asText(),
         age(now - session.path("created").asDouble(now))
       };
@@ -240,6 +242,26 @@ final class LsCommand extends LocalCommand {
     }
     lines.addAll(silent);
     return lines;
+  }
+
+  /**
+   * Where a session runs: {@code clique} (the engine's own tmux server), another tmux server's
+   * socket and pane ({@code default:%3}), or a terminal outside tmux ({@code VS Code pts/3}, {@code
+   * pid 4242} for a process without one).
+   */
+  static String where(JsonNode source) {
+    if (!source.isObject()) {
+      return "clique";
+    }
+    if (source.has("pid")) {
+      String tty = source.path("tty").asText("");
+      String where =
+          tty.isEmpty() ? "pid " + source.path("pid").asText() : tty.replaceFirst("^/dev/", "");
+      String terminal = source.path("terminal").asText("");
+      return terminal.isEmpty() ? where : terminal + " " + where;
+    }
+    String socket = source.path("socket").asText("");
+    return socket.substring(socket.lastIndexOf('/') + 1) + ":" + source.path("pane").asText();
   }
 
   /**

@@ -98,7 +98,8 @@ class LsOverSeveralEnginesTest {
     String header = lines.get(0);
     assertThat(header.split("\\s+"))
         .containsExactly(
-            "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "FOLDER", "AGE");
+            "ENGINE", "NAME", "CLI", "STATE", "TOKENS", "CONTEXT", "COST", "WHY", "WHERE", "FOLDER",
+            "AGE");
     List<Map<String, String>> rows = new ArrayList<>();
     for (String line : lines.subList(1, lines.size())) {
       if (!line.startsWith("engine ")) {
@@ -115,6 +116,7 @@ class LsOverSeveralEnginesTest {
         .containsEntry("CONTEXT", "61.9k")
         .containsEntry("COST", "$0.88")
         .containsEntry("WHY", "permission: Edit: src/main/java/shop/OrderService.java")
+        .containsEntry("WHERE", "clique")
         .containsEntry("FOLDER", "/home/dev/src/shop-api");
     assertThat(rows.get(0).get("AGE")).matches("\\d+[smhd]");
     assertThat(rows.get(1))
@@ -194,6 +196,27 @@ class LsOverSeveralEnginesTest {
     assertThat(listed.at("/0/usage/cost_usd_estimate").decimalValue())
         .isEqualByComparingTo("0.882458");
     assertThat(listed.get(1).has("usage")).isFalse();
+  }
+
+  @Test
+  void whereASessionRunsIsShortAndSaysWhichTerminal() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    assertThat(LsCommand.where(json.readTree("null"))).isEqualTo("clique");
+    assertThat(
+            LsCommand.where(
+                json.readTree(
+                    "{\"socket\": \"/tmp/tmux-1000/default\", \"session\": \"w\","
+                        + " \"window\": 0, \"pane\": \"%3\"}")))
+        .isEqualTo("default:%3");
+    assertThat(
+            LsCommand.where(
+                json.readTree(
+                    "{\"tty\": \"/dev/pts/3\", \"pid\": 48213, \"terminal\": \"VS Code\"}")))
+        .isEqualTo("VS Code pts/3");
+    assertThat(LsCommand.where(json.readTree("{\"tty\": \"/dev/pts/7\", \"pid\": 9}")))
+        .isEqualTo("pts/7");
+    assertThat(LsCommand.where(json.readTree("{\"tty\": null, \"pid\": 4242}")))
+        .isEqualTo("pid 4242");
   }
 
   @Test

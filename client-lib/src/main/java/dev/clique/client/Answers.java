@@ -132,6 +132,7 @@ final class Answers implements AnswerReader {
         f.optionalString("engine"),
         usage.isEmpty() ? Optional.empty() : Optional.of(usage(usage.get(), id)),
         limits.isEmpty() ? Optional.empty() : Optional.of(limits(limits.get(), id)),
+        f.optionalObject("source").map(source -> source.has("pid")).orElse(false),
         answer.textOf(row));
   }
 
@@ -226,7 +227,12 @@ final class Answers implements AnswerReader {
       }
       lines.add(line.textValue());
     }
-    return new Pane(lines, f.bool("alive"), f.instant("activity"), answer.textOf(answer.tree()));
+    return new Pane(
+        lines,
+        f.bool("alive"),
+        f.instant("activity"),
+        f.optionalBool("screen").orElse(true),
+        answer.textOf(answer.tree()));
   }
 
   /** {@code GET /api/sessions/{id}/wait}; {@code id} stands in when the answer has none. */

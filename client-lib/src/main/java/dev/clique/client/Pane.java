@@ -24,12 +24,14 @@ public final class Pane {
   private final List<String> lines;
   private final boolean alive;
   private final Instant activity;
+  private final boolean screen;
   private final String json;
 
-  Pane(List<String> lines, boolean alive, Instant activity, String json) {
+  Pane(List<String> lines, boolean alive, Instant activity, boolean screen, String json) {
     this.lines = List.copyOf(lines);
     this.alive = alive;
     this.activity = Objects.requireNonNull(activity, "activity");
+    this.screen = screen;
     this.json = Objects.requireNonNull(json, "json");
   }
 
@@ -72,6 +74,17 @@ public final class Pane {
   }
 
   /**
+   * Whether the lines are a screen's. A session that runs outside tmux has no screen to read: its
+   * lines are then its conversation's last ones (a prompt marked {@code > }).
+   *
+   * @return {@code false} for lines of a conversation; {@code true} otherwise (and from an engine
+   *     that does not say)
+   */
+  public boolean screen() {
+    return screen;
+  }
+
+  /**
    * The JSON text the engine sent for this answer, exactly as it came (white space, key order and
    * keys this client does not know included): what to pass on to show a caller what the engine
    * said, or to read with a JSON library of one's own.
@@ -94,6 +107,14 @@ public final class Pane {
 
   @Override
   public String toString() {
-    return "Pane[lines=" + lines + ", alive=" + alive + ", activity=" + activity + "]";
+    return "Pane[lines="
+        + lines
+        + ", alive="
+        + alive
+        + ", activity="
+        + activity
+        + ", screen="
+        + screen
+        + "]";
   }
 }

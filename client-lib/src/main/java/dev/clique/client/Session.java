@@ -47,6 +47,7 @@ public final class Session {
   private final Optional<String> engine;
   private final Optional<Usage> usage;
   private final Optional<Limits> limits;
+  private final boolean outsideTmux;
   private final String json;
 
   Session(
@@ -76,6 +77,7 @@ public final class Session {
       Optional<String> engine,
       Optional<Usage> usage,
       Optional<Limits> limits,
+      boolean outsideTmux,
       String json) {
     this.id = Objects.requireNonNull(id, "id");
     this.name = Objects.requireNonNull(name, "name");
@@ -103,6 +105,7 @@ public final class Session {
     this.engine = Objects.requireNonNull(engine, "engine");
     this.usage = Objects.requireNonNull(usage, "usage");
     this.limits = Objects.requireNonNull(limits, "limits");
+    this.outsideTmux = outsideTmux;
     this.json = Objects.requireNonNull(json, "json");
   }
 
@@ -356,6 +359,18 @@ public final class Session {
    */
   public Optional<Limits> limits() {
     return limits;
+  }
+
+  /**
+   * Whether the session runs outside tmux (a terminal tab, an IDE's terminal): found by the engine
+   * from its process, read-only for good (a write answers 403, it cannot be adopted), and without a
+   * screen (a peek shows its conversation's last lines). Where it runs ({@code tty}, {@code pid},
+   * {@code terminal}) is the row's {@code source} in {@link #json()}.
+   *
+   * @return {@code true} for a session outside tmux
+   */
+  public boolean outsideTmux() {
+    return outsideTmux;
   }
 
   /**

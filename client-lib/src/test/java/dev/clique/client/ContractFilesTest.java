@@ -23,6 +23,8 @@ class ContractFilesTest {
           "healthz.json",
           "peek.json",
           "peek-stopped.json",
+          "peek-conversation.json",
+          "session-outside.json",
           "wait-matched.json",
           "wait-timeout.json",
           "wait-gone.json",

@@ -47,6 +47,8 @@ class OutputSchemaValidatorTest {
     bothSay(true, "get_session", Fixtures.contractJson("state.json").at("/sessions/0"));
     bothSay(true, "get_session", Fixtures.contractJson("session-codex.json"));
     bothSay(true, "get_session", Fixtures.contractJson("session-usage-limit.json"));
+    bothSay(true, "get_session", Fixtures.contractJson("session-outside.json"));
+    bothSay(true, "preview_pane", Fixtures.contractJson("peek-conversation.json"));
     bothSay(true, "wait", Fixtures.contractJson("wait-gone.json"));
     bothSay(true, "preview_pane", Fixtures.contractJson("peek-stopped.json"));
     bothSay(true, "conversation", Fixtures.contractJson("transcript.json"));
@@ -60,6 +62,12 @@ class OutputSchemaValidatorTest {
     ObjectNode row = Fixtures.contractJson("state.json").at("/sessions/0").deepCopy();
     row.put("folder", 3);
     bothSay(false, "get_session", row);
+    ObjectNode outside = Fixtures.contractJson("session-outside.json").deepCopy();
+    outside.put("source", "pts/3");
+    bothSay(false, "get_session", outside);
+    ObjectNode notScreen = Fixtures.contractJson("peek-conversation.json").deepCopy();
+    notScreen.put("screen", "no");
+    bothSay(false, "preview_pane", notScreen);
     bothSay(false, "list_sessions", Fixtures.json("{\"sessions\": {}}"));
     ObjectNode used = Fixtures.contractJson("session-codex.json").deepCopy();
     ((ObjectNode) used.get("usage")).put("input_tokens", "7k");

@@ -34,10 +34,19 @@ public final class PreviewPaneTool implements CliqueTool {
     output.put("lines", Schemas.arrayOf(Schemas.type("string")));
     output.put("alive", Schemas.type("boolean"));
     output.put("activity", Schemas.type("number"));
+    output.put(
+        "screen",
+        Schemas.typed(
+            "boolean",
+            "false for a session outside tmux: it has no screen to read, and lines are its"
+                + " conversation's last lines (a prompt marked \"> \")."));
     output.put("resolved", Schemas.resolved());
+    output.put("from", Schemas.typed("string", "\"conversation\" when lines are not a screen's."));
     return Tool.builder(name(), Schemas.input(input, List.of("id")))
         .title("Preview a pane")
-        .description("Shows the last lines of a session's terminal (by id or name) as plain text.")
+        .description(
+            "Shows the last lines of a session's terminal (by id or name) as plain text, or of its conversation"
+                + " (\"screen\": false) for one outside tmux, which has no screen to read.")
         .outputSchema(Schemas.output(output, List.of("lines", "alive")))
         .annotations(Schemas.READ_ONLY)
         .build();

@@ -121,7 +121,12 @@ final class Schemas {
   /** Which signal decided a session's state, and its evidence. */
   static Map<String, Object> stateSource() {
     Map<String, Object> p = new LinkedHashMap<>();
-    p.put("authority", typed("string", "hook, transcript, pane or process."));
+    p.put(
+        "authority",
+        typed(
+            "string",
+            "hook, transcript, pane or process; registry for a Claude Code outside tmux (its"
+                + " sessions/<pid>.json)."));
     p.put("evidence", typed("string", "The hook event, record type or pane line that decided."));
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", List.of("object", "null"));
@@ -286,6 +291,21 @@ final class Schemas {
             "Over several engines: the engine the session runs on; its id is then"
                 + " <engine>:<id>."));
     p.put("usage", usage);
+    Map<String, Object> source = new LinkedHashMap<>();
+    source.put("type", List.of("object", "null"));
+    source.put(
+        "description",
+        "Where a session clique did not start runs: another tmux server's pane (socket, session,"
+            + " window, pane), or a terminal outside tmux (tty, pid, terminal: the program that"
+            + " draws it, when known), which is read-only and has no screen; null for clique's own.");
+    p.put("source", source);
+    p.put(
+        "adopted",
+        Map.of(
+            "type",
+            List.of("boolean", "null"),
+            "description",
+            "For a session clique did not start, whether it was adopted (made operable)."));
     Map<String, Object> schema = new LinkedHashMap<>();
     schema.put("type", "object");
     schema.put("properties", p);
