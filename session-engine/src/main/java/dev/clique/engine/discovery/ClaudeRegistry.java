@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clique.engine.json.EngineJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -26,7 +27,7 @@ final class ClaudeRegistry {
   /** A registry file is a few hundred bytes: one larger than this is not one. */
   static final int MAX_BYTES = 64 * 1024;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON = EngineJson.mapper();
   private static final Pattern NAME = Pattern.compile("([1-9][0-9]{0,9})\\.json");
 
   /**

@@ -103,7 +103,9 @@ final class SlowFacts implements AutoCloseable {
   Facts fresh(SessionWatcher.Snapshot snapshot) {
     Facts kept = facts;
     Map<String, Long> panes = panes(snapshot);
-    if (clock.millis() - kept.at() < FRESH_MILLIS && kept.panes().equals(panes)) {
+    // Compared so that NONE's "never" (Long.MIN_VALUE) cannot overflow into "just now": an engine
+    // whose only sessions have no pane (outside tmux) still gathers their facts.
+    if (kept.at() > clock.millis() - FRESH_MILLIS && kept.panes().equals(panes)) {
       return kept;
     }
     try {

@@ -146,6 +146,13 @@ class OutsideTmuxIT {
     assertThat(answered.path("matched").asBoolean()).as(answered.toString()).isTrue();
     assertThat(api.get("/api/sessions/" + id + "/transcript").body().path("turns").toString())
         .contains("Noted: hello");
+    // Its usage, read from its transcript as for any session: two answers of 10 in and 5 out.
+    JsonNode used =
+        awaitSession(
+            s -> s.path("id").asText().equals(id) && s.path("usage").path("turns").asInt() == 2,
+            Duration.ofSeconds(10));
+    assertThat(used.path("usage").path("input_tokens").asLong()).isEqualTo(20);
+    assertThat(used.path("usage").path("output_tokens").asLong()).isEqualTo(10);
 
     // The terminal closes: the CLI ends, and the session is stopped within about a second.
     ProcessHandle cli = ProcessHandle.of(pid).orElseThrow();
