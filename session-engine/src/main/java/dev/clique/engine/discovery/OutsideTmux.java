@@ -125,6 +125,10 @@ final class OutsideTmux implements AutoCloseable {
     this.registries.addAll(claudeRegistries);
   }
 
+  private synchronized int judged() {
+    return judged.size();
+  }
+
   /** Hands each change of {@link #found()} to {@code listener}, on the looking thread. */
   void onChange(Runnable listener) {
     this.onChange = listener;
@@ -147,10 +151,13 @@ final class OutsideTmux implements AutoCloseable {
   }
 
   void start() {
-    log.info(
-        "discovery: looking for CLIs outside tmux{}",
-        headless ? ", those without a terminal too" : " that have a terminal");
+    long began = System.nanoTime();
     scanNow();
+    log.info(
+        "discovery: looking for CLIs outside tmux{} (the first look read {} processes in {} ms)",
+        headless ? ", those without a terminal too" : " that have a terminal",
+        judged(),
+        (System.nanoTime() - began) / 1_000_000);
     thread = new Thread(this::watch, "discovery-outside");
     thread.setDaemon(true);
     thread.start();
