@@ -82,6 +82,23 @@ class EngineSettingsTest {
   }
 
   @Test
+  void sessionsOutsideTmuxAreLookedForUnlessOffAndHeadlessOnesOnlyWhenAskedFor() {
+    DiscoverySettings plain = of(Map.of("HOME", "/home/dev")).discovery();
+    assertThat(plain.outside()).isTrue();
+    assertThat(plain.headless()).isFalse();
+    assertThat(plain.claudeRegistries()).containsExactly(Path.of("/home/dev/.claude/sessions"));
+    DiscoverySettings own =
+        of(Map.of(
+                "CLIQUE_DISCOVER_OUTSIDE", "off",
+                "CLIQUE_DISCOVER_HEADLESS", "on",
+                "CLAUDE_CONFIG_DIR", "/srv/claude"))
+            .discovery();
+    assertThat(own.outside()).isFalse();
+    assertThat(own.headless()).isTrue();
+    assertThat(own.claudeRegistries()).containsExactly(Path.of("/srv/claude/sessions"));
+  }
+
+  @Test
   void whatTheBuilderSetsWinsOverTheEnvironment() {
     EngineSettings settings =
         EngineSettings.builder()
