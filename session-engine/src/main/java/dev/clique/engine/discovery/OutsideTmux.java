@@ -154,7 +154,7 @@ final class OutsideTmux implements AutoCloseable {
     long began = System.nanoTime();
     scanNow();
     log.info(
-        "discovery: looking for CLIs outside tmux{} (the first look read {} processes in {} ms)",
+        "outside tmux: looking for CLIs{} (the first look read {} processes in {} ms)",
         headless ? ", those without a terminal too" : " that have a terminal",
         judged(),
         (System.nanoTime() - began) / 1_000_000);
@@ -168,7 +168,7 @@ final class OutsideTmux implements AutoCloseable {
     try {
       watch = FileSystems.getDefault().newWatchService();
     } catch (IOException | UnsupportedOperationException e) {
-      log.info("discovery: no file watch ({}): Claude Code is found by the look at /proc", e);
+      log.info("outside tmux: no file watch ({}): Claude Code is found by the look at /proc", e);
       watch = null;
     }
     Set<Path> watched = new HashSet<>();
@@ -192,7 +192,7 @@ final class OutsideTmux implements AutoCloseable {
         try {
           scanNow();
         } catch (RuntimeException e) {
-          log.warn("discovery: one look for CLIs outside tmux failed", e);
+          log.warn("outside tmux: one look for CLIs failed", e);
         }
       }
     } catch (InterruptedException | ClosedWatchServiceException e) {
@@ -303,7 +303,7 @@ final class OutsideTmux implements AutoCloseable {
       transcriptStates.remove(one.id());
       ended.put(one.id(), one.withOwn(null).asEnded());
       endedAt.put(one.id(), now);
-      log.info("discovery: {} outside tmux (pid {}) ended", one.cli(), one.cliPid());
+      log.info("outside tmux: {} (pid {}) ended", one.cli(), one.cliPid());
     }
     running.putAll(next);
     for (Found one : List.copyOf(ended.values())) {
@@ -413,7 +413,7 @@ final class OutsideTmux implements AutoCloseable {
       registries.add(claudeRegistry(one));
     }
     log.info(
-        "discovery: {} outside tmux, pid {} on {}{} (in {})",
+        "outside tmux: {}, pid {} on {}{} (in {})",
         cli.get().id(),
         pid,
         terminal.tty() == null ? "no terminal" : terminal.tty(),
@@ -614,7 +614,7 @@ final class OutsideTmux implements AutoCloseable {
   /** Logs a cause once, until it changes. */
   private void note(String subject, String cause) {
     if (!cause.equals(causes.put(subject, cause))) {
-      log.info("discovery: {}: {}", subject, cause);
+      log.info("outside tmux: {}: {}", subject, cause);
     }
   }
 
