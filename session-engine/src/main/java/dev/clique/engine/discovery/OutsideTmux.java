@@ -352,8 +352,12 @@ final class OutsideTmux implements AutoCloseable {
     }
     Processes.Stat stat = read.get();
     long started = startMillis(stat.startTicks());
-    if ((stat.terminal() == 0 && !headless) || processes.uid(pid) != uid) {
+    if (processes.uid(pid) != uid) {
       return new Judged(stat.startTicks(), started, true); // never another user's
+    }
+    if (stat.terminal() == 0 && !headless) {
+      // Read again while young: a terminal's child has none until it set its session up.
+      return new Judged(stat.startTicks(), started, false);
     }
     List<String> argv = processes.argv(pid);
     Optional<CliDefinition> cli =

@@ -69,6 +69,12 @@ final class FakeProc {
     return dir;
   }
 
+  /** As if no process started since the last look: the last pid given stays where it was. */
+  void sameLastPid() throws IOException {
+    lastPid--;
+    writeLoadavg();
+  }
+
   /** The process ended: its folder goes. */
   void end(long pid) throws IOException {
     Path dir = root.resolve(Long.toString(pid));

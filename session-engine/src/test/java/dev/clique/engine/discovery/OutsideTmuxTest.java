@@ -78,6 +78,27 @@ class OutsideTmuxTest {
   }
 
   @Test
+  void aProcessSeenBeforeItHadATerminalAndExecdTheCliIsFoundAtTheNextLook() throws Exception {
+    long now = 10; // clock ticks since boot: 100 ms after it, a young process
+    proc.process(300, "python3", 200, 0, now, List.of("python3", "term.py"), env(), project);
+    OutsideTmux outside =
+        new OutsideTmux(
+            CATALOGUE,
+            proc.processes(),
+            java.time.Clock.fixed(
+                java.time.Instant.ofEpochMilli(1767160000_000L + 2_000), java.time.ZoneOffset.UTC),
+            false,
+            List.of(registry));
+    outside.scanNow();
+    assertThat(outside.found()).isEmpty();
+    // The same process (same start) now has its terminal and runs Claude Code; no new pid.
+    proc.process(300, "claude", 200, FakeProc.PTS_3, now, List.of("claude"), env(), project);
+    proc.sameLastPid();
+    outside.scanNow();
+    assertThat(outside.found()).extracting(Found::cliPid).containsExactly(300L);
+  }
+
+  @Test
   void onlyTheTopmostProcessOfACliIsASession() throws Exception {
     claude(300, 200, FakeProc.PTS_3, 1000, env());
     claude(301, 300, FakeProc.PTS_3, 1001, env()); // a child of its own, as a launcher's is
