@@ -92,7 +92,7 @@ class RealCodexOutsideTmuxIT {
         engine
             .serveStderr()
             .lines()
-            .filter(line -> line.contains("WARN") || line.contains("discovery"))
+            .filter(line -> line.contains("WARN") || line.contains("outside tmux:"))
             .forEach(line -> System.err.println("codex-outside | engine: " + line));
         Map<String, Long> sent = UsageProof.sent(tokens, model.mainTurns().size());
         assertThat(UsageProof.await(engine, admin, id, "codex-outside", sent, TURN))
@@ -150,7 +150,7 @@ class RealCodexOutsideTmuxIT {
   private static PlainTerminal openOnceItLooks(
       ThrowawayEngine engine, Path folder, Map<String, String> env, List<String> command)
       throws IOException, InterruptedException {
-    engine.serveStderrOnceItSays("looking for CLIs outside tmux");
+    engine.serveStderrOnceItSays("outside tmux: looking for CLIs");
     return PlainTerminal.open(folder, env, command);
   }
 }
