@@ -24,6 +24,7 @@ public final class BenchmarkRunner {
         new ColdStartBenchmark(),
         new SignalExitBenchmark(),
         new ToolLatencyBenchmark(),
+        new FreshMcpBenchmark(),
         new SeveralEnginesBenchmark(),
         new EngineBenchmark(),
         new IdleCostBenchmark(),
