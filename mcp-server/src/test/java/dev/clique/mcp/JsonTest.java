@@ -132,6 +132,41 @@ class JsonTest {
   }
 
   @Test
+  void aResultsTextBlockIsEscapedByteForByteAsTheMapperEscapesIt() throws Exception {
+    ObjectNode object = (ObjectNode) Fixtures.contractJson("state.json");
+    object.put("tricky", TRICKY);
+    List<String> texts =
+        List.of(
+            Json.write(object),
+            "{\"a\":\"\\\\\\\"\"}",
+            // One line, yet not compact: white space the engine might send between values.
+            "{\"b\":\t1, \"c\" : [\"\\u0007\"]}");
+    for (String text : texts) {
+      var tree = JsonNodeFactory.instance.arrayNode().add(Json.readAnswer(text));
+      Json.Rendered shown = Json.Rendered.joining(tree, List.of(text));
+      CallToolResult ours =
+          CallToolResult.builder()
+              .content(List.of(TextContent.builder(shown.text()).build()))
+              .structuredContent(shown)
+              .isError(false)
+              .build();
+      CallToolResult theirs =
+          CallToolResult.builder()
+              .content(List.of(TextContent.builder(shown.text()).build()))
+              .structuredContent(Map.of())
+              .isError(false)
+              .build();
+      String expected = MAPPER.writeValueAsString(theirs);
+      String written = Json.write(ours);
+      // The text block byte for byte; the structured content, the engine's text, as it came.
+      assertThat(written.substring(0, written.indexOf(",\"isError\"")))
+          .as(text)
+          .isEqualTo(expected.substring(0, expected.indexOf(",\"isError\"")));
+      assertThat(written).endsWith("\"structuredContent\":[" + text + "]}");
+    }
+  }
+
+  @Test
   void everyKindOfValueAndNodeIsWrittenAsTheMapperWritesIt() throws Exception {
     Map<String, Object> values = new LinkedHashMap<>();
     values.put("int", 7);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clique.client.CliqueClient;
 import dev.clique.fake.FakeEngine;
+import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.json.schema.JsonSchemaValidator.ValidationResponse;
 import io.modelcontextprotocol.json.schema.jackson2.DefaultJsonSchemaValidator;
 import java.util.List;
@@ -82,6 +83,31 @@ class ToolResultsTest {
     assertThat(structured.at("/sessions/1/command").isNull()).isTrue();
     assertThat(structured.at("/sessions/0/folder").isNull()).isTrue();
     assertThat(structured.at("/sessions/1/mode_seq").asInt()).isEqualTo(2);
+  }
+
+  @Test
+  void aListingShowsEachRowAsItIsNowThoughUnchangedRowsAreNotReadAgain() throws Exception {
+    // Rows as a listing shows them, which go out as the engine sent them.
+    ObjectNode state = (ObjectNode) Fixtures.contractJson("state.json");
+    for (JsonNode row : state.get("sessions")) {
+      ((ObjectNode) row).remove("limits");
+      ((ObjectNode) row).set("usage", Fixtures.json("{\"tokens\": 5}"));
+    }
+    JsonNode first = state.get("sessions").deepCopy();
+    engine.on("/api/state", FakeEngine.json(200, state.toString()));
+    assertThat(call("list_sessions", Map.of()).get("sessions")).isEqualTo(first);
+
+    ((ObjectNode) state.at("/sessions/0")).put("name", "renamed \"quoted\"");
+    ((ObjectNode) state.at("/sessions/0")).set("usage", Fixtures.json("{\"tokens\": 6}"));
+    engine.on("/api/state", FakeEngine.json(200, state.toString()));
+    JsonNode second = call("list_sessions", Map.of()).get("sessions");
+    assertThat(second.at("/0/name").asText()).isEqualTo("renamed \"quoted\"");
+    assertThat(second.at("/0/usage/tokens").asInt()).isEqualTo(6);
+    assertThat(second.get(1)).isEqualTo(first.get(1));
+
+    // Back as it was: the first rows again, whole.
+    engine.on("/api/state", FakeEngine.json(200, Json.write(Map.of("sessions", first))));
+    assertThat(call("list_sessions", Map.of()).get("sessions")).isEqualTo(first);
   }
 
   @Test

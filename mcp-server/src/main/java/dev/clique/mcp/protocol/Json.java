@@ -468,7 +468,7 @@ public final class Json {
           out.writeStartObject();
           out.writeStringField("type", "text");
           out.writeFieldName("text");
-          out.writeUTF8String(shown, 0, shown.length);
+          jsonTextAsString(shown);
           out.writeEndObject();
           out.writeEndArray();
         } else {
@@ -508,6 +508,38 @@ public final class Json {
             "clique's server writes no " + what + " of type " + value.getClass().getName());
       }
       out.writeEndObject();
+    }
+
+    /**
+     * {@code json}, JSON text on one line, written as a string, as the generator writes it: a
+     * compact JSON text holds no control character, so only its quotes and backslashes need
+     * escaping, done here in one pass over the bytes rather than the generator's general one (the
+     * most of what a list of many sessions cost to write).
+     */
+    private void jsonTextAsString(byte[] json) throws IOException {
+      int escapes = 0;
+      for (byte b : json) {
+        if (b >= 0 && b < 0x20) {
+          out.writeUTF8String(json, 0, json.length); // not compact JSON: the general way
+          return;
+        }
+        if (b == '"' || b == '\\') {
+          escapes++;
+        }
+      }
+      out.writeRawValue(""); // the separator before the value, then the generator steps aside
+      out.flush();
+      byte[] escaped = new byte[json.length + escapes + 2];
+      int at = 0;
+      escaped[at++] = '"';
+      for (byte b : json) {
+        if (b == '"' || b == '\\') {
+          escaped[at++] = '\\';
+        }
+        escaped[at++] = b;
+      }
+      escaped[at] = '"';
+      bytes.write(escaped, 0, escaped.length);
     }
 
     private void field(String name, Object value) throws IOException {

@@ -12,6 +12,7 @@ import dev.clique.mcp.protocol.Json;
 import io.modelcontextprotocol.spec.McpSchema.CallToolResult;
 import io.modelcontextprotocol.spec.McpSchema.Tool;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +29,13 @@ public final class ListSessionsTool implements CliqueTool {
       Set.of("tokens", "context_percent", "context_tokens");
 
   private final CliqueClient client;
+
+  /**
+   * The rows of the last listing that went out as the engine sent them, by their text, read: a row
+   * whose session did not change since comes back as the same text, and is not read again. Only the
+   * last listing's rows are kept, and their trees are never changed once kept.
+   */
+  private volatile Map<String, JsonNode> lastRows = Map.of();
 
   public ListSessionsTool(CliqueClient client) {
     this.client = client;
@@ -71,13 +79,28 @@ public final class ListSessionsTool implements CliqueTool {
           ObjectNode result = JsonNodeFactory.instance.objectNode();
           ArrayNode rows = result.putArray("sessions");
           List<String> texts = new ArrayList<>(state.sessions().size());
+          Map<String, JsonNode> known = lastRows;
+          Map<String, JsonNode> kept = new HashMap<>();
           for (Session session : state.sessions()) {
+            JsonNode seen = known.get(session.json());
+            if (seen != null) {
+              rows.add(seen);
+              texts.add(session.json());
+              kept.put(session.json(), seen);
+              continue;
+            }
             Json.AnswerText row = Json.readAnswerText(session.json());
             rows.add(row.tree());
             // A row the engine sent as a listing shows it, on one line, goes out as it came.
             boolean cut = cutToListing(row.tree(), session);
-            texts.add(cut || !row.oneLine() ? Json.write(row.tree()) : session.json());
+            if (cut || !row.oneLine()) {
+              texts.add(Json.write(row.tree()));
+            } else {
+              texts.add(session.json());
+              kept.put(session.json(), row.tree());
+            }
           }
+          lastRows = kept;
           if (state.engines().isEmpty()) {
             return ToolResults.ok(result, "sessions", Json.Rendered.joining(rows, texts));
           }
