@@ -31,6 +31,9 @@ final class Report {
     List<String> rows = new ArrayList<>();
     boolean kept = false;
     for (String line : previous.lines().toList()) {
+      if (line.startsWith("## ")) {
+        break; // the notes, kept whole below
+      }
       String name = figureName(line);
       if (name == null) {
         continue;
@@ -59,7 +62,17 @@ final class Report {
     for (String row : rows) {
       out.append(row).append('\n');
     }
+    out.append(notes(previous));
     return out.toString();
+  }
+
+  /**
+   * What {@code previous} says below the table, from its first {@code ## } heading on: the notes of
+   * what a change gave, before and after, written by hand and kept by every run.
+   */
+  private static String notes(String previous) {
+    int at = previous.startsWith("## ") ? 0 : previous.indexOf("\n## ");
+    return at < 0 ? "" : "\n" + previous.substring(at == 0 ? 0 : at + 1).stripTrailing() + "\n";
   }
 
   private static String row(Figure figure) {

@@ -40,6 +40,22 @@ class ReportTest {
   }
 
   @Test
+  void theNotesBelowTheTableAreKeptByEveryRun() {
+    String notes =
+        "## What a change gave\n\n| figure | before | after |\n|---|---|---|\n| x | 2 | 1 |\n";
+    String before =
+        Report.markdown(MACHINE, List.of(figure("cold start", 126)), "bin/benchmark", false)
+            + "\n"
+            + notes;
+    String after =
+        Report.markdown(
+            MACHINE, List.of(figure("cold start", 120)), "bin/benchmark", false, before);
+    assertThat(after).contains("| cold start | 120 ms |").endsWith("\n" + notes);
+    assertThat(after.lines().filter(l -> l.startsWith("| x |"))).hasSize(1);
+    assertThat(after.lines().filter(l -> l.startsWith("| cold start |"))).hasSize(1);
+  }
+
+  @Test
   void aWholeRunWritesOnlyWhatItMeasured() {
     String report =
         Report.markdown(MACHINE, List.of(figure("cold start", 126)), "bin/benchmark", false);
