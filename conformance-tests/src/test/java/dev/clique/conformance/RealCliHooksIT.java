@@ -7,6 +7,7 @@ import dev.clique.engine.home.CliqueHome;
 import dev.clique.engine.hooks.HookReports;
 import dev.clique.engine.hooks.PersonalHooks;
 import dev.clique.engine.state.SessionState;
+import dev.clique.engine.state.StateSource;
 import dev.clique.models.AnthropicModelServer;
 import dev.clique.models.ChatCompletionsModelServer;
 import dev.clique.models.ScriptedModelServer.Step;
@@ -134,7 +135,9 @@ class RealCliHooksIT {
     Map<String, String> engineEnv = new HashMap<>();
     engineEnv.put("CLIQUE_HOME", cliqueHome.toString());
     engineEnv.put("CLIQUE_TMUX_SOCKET", "clique-it-" + UUID.randomUUID());
-    engineEnv.put("CLIQUE_DISCOVER", "off");
+    // Discovery on, to see the CLI listed outside tmux; no person's tmux servers to look at.
+    engineEnv.put("CLIQUE_DISCOVER", "on");
+    engineEnv.put("TMUX_TMPDIR", Files.createDirectories(dir.resolve("tmux")).toString());
     engineEnv.put("HOME", user.toString());
     engineEnv.put("PATH", System.getenv("PATH"));
     try (Engine engine = Engine.start(engineEnv, "127.0.0.1", 0, true, "it")) {
@@ -180,6 +183,19 @@ class RealCliHooksIT {
         assertThat(heard).allSatisfy(e -> assertThat(e.pid()).isEqualTo(pid));
         assertThat(engine.hookReports().latest(pid, prompt.startTicks()).orElseThrow().state())
             .isEqualTo(SessionState.IDLE);
+        // The session listed outside tmux takes its state from the hook's report.
+        await(
+            () ->
+                engine.sessions().sessions().stream()
+                    .anyMatch(
+                        view ->
+                            view.cli().equals(cli)
+                                && view.state().equals("idle")
+                                && view.stateSource() != null
+                                && view.stateSource().authority().equals(StateSource.HOOK)
+                                && view.stateSource().evidence().equals("Stop")),
+            Duration.ofSeconds(5),
+            screen);
       } finally {
         terminal.descendants().forEach(ProcessHandle::destroy);
         terminal.destroy();

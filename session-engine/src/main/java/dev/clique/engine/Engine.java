@@ -189,6 +189,7 @@ public final class Engine implements AutoCloseable {
     Transcripts transcripts = new Transcripts(settings.transcriptRoots());
     Discovery discovery = discovery(settings.discovery(), catalogue, tmux, clock);
     discovery.readStatesWith(transcripts, settings.userHome());
+    discovery.readHooksFrom(hookReports);
     SessionService sessions =
         SessionService.builder()
             .store(store)

@@ -2,6 +2,7 @@ package dev.clique.engine.discovery;
 
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.hooks.HookReports;
 import dev.clique.engine.tmux.Activity;
 import dev.clique.engine.tmux.ServerPane;
 import dev.clique.engine.tmux.ServerWatch;
@@ -216,6 +217,13 @@ public final class Discovery implements AutoCloseable {
     }
   }
 
+  /** Takes the states of the CLIs outside tmux first from the hooks a person installed. */
+  public void readHooksFrom(HookReports reports) {
+    if (outside != null) {
+      outside.readHooksFrom(reports);
+    }
+  }
+
   /** Hands the sessions in tmux and those outside it, as one list, to the listener. */
   private void publish() {
     synchronized (publishing) {
@@ -366,6 +374,13 @@ public final class Discovery implements AutoCloseable {
         panes = server.listEveryPane();
       } catch (TmuxException e) {
         note(socket.toString(), "no tmux server answers there: " + oneLine(e.getMessage()));
+        if (!e.sessionGone() && last != null) {
+          // Slow (a time-out on a loaded machine), not gone: what it showed last stands, rather
+          // than its sessions ending and starting again as found anew.
+          looked.put(socket.toString(), last);
+          keys.addAll(last.keys());
+          next.putAll(last.found());
+        }
         continue;
       }
       causes.remove(socket.toString());

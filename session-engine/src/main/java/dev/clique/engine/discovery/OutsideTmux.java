@@ -2,6 +2,9 @@ package dev.clique.engine.discovery;
 
 import dev.clique.engine.catalogue.CliCatalogue;
 import dev.clique.engine.catalogue.CliDefinition;
+import dev.clique.engine.hooks.HookReports;
+import dev.clique.engine.state.Attention;
+import dev.clique.engine.state.Report;
 import dev.clique.engine.transcript.TranscriptRoots;
 import dev.clique.engine.transcript.Transcripts;
 import dev.clique.engine.transcript.Turn;
@@ -56,6 +59,8 @@ final class OutsideTmux implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(OutsideTmux.class);
 
   /** How often it looks: a session is found, and stopped, within about this long. */
+  private volatile HookReports hooks;
+
   static final long TICK_MILLIS = 1_000;
 
   /**
@@ -143,6 +148,15 @@ final class OutsideTmux implements AutoCloseable {
   void readStatesWith(Transcripts readers, Path home) {
     this.userHome = home;
     this.transcripts = readers;
+  }
+
+  /**
+   * Takes a CLI's state first from the hooks a person installed ({@code clique hooks install}),
+   * whose latest report for the process (its pid and start) the engine keeps: a hook says what no
+   * record does (a question, a permission's command, an error).
+   */
+  void readHooksFrom(HookReports reports) {
+    this.hooks = reports;
   }
 
   /** Every CLI found outside tmux, the ended ones (stopped) among them. */
@@ -463,6 +477,20 @@ final class OutsideTmux implements AutoCloseable {
 
   /** What the CLI says of its state: Claude Code's registry, else its transcript, else nothing. */
   private OwnState ownState(Found one) {
+    HookReports reports = hooks;
+    Optional<Report> hooked =
+        reports == null ? Optional.empty() : reports.latest(one.cliPid(), one.cliStartTicks());
+    if (hooked.isPresent()) {
+      Report report = hooked.get();
+      Attention why = report.attention();
+      return new OwnState(
+          report.state().wireName(),
+          why == null ? null : why.kind(),
+          why == null ? null : why.detail(),
+          why == null ? 0 : why.sinceMillis(),
+          report.authority(),
+          report.evidence());
+    }
     if (one.cli().equals("claude")) {
       Optional<OwnState> registered = registryState(one);
       if (registered.isPresent()) {

@@ -120,16 +120,32 @@ public final class HookReports {
     return latest.size();
   }
 
-  /** {@code pid}, or its nearest ancestor that is not a shell. */
+  /**
+   * {@code pid}, or its nearest ancestor that is not a shell; and that one's topmost ancestor of
+   * the same program, as discovery names a CLI by its topmost process: a CLI that starts itself
+   * anew as its own child (Qwen Code, for a larger heap) runs its hooks from the child.
+   */
   private long cliProcess(long pid) {
     long current = pid;
     for (int i = 0; i < MAX_SHELLS; i++) {
       String[] stat = stat(current);
       if (stat == null || !SHELLS.contains(stat[0])) {
-        return current;
+        break;
       }
       long parent = parse(stat[2]);
       if (parent <= 1) {
+        return current;
+      }
+      current = parent;
+    }
+    for (int i = 0; i < MAX_SHELLS; i++) {
+      String[] stat = stat(current);
+      if (stat == null) {
+        return current;
+      }
+      long parent = parse(stat[2]);
+      String[] above = parent <= 1 ? null : stat(parent);
+      if (above == null || !above[0].equals(stat[0])) {
         return current;
       }
       current = parent;

@@ -127,7 +127,7 @@ class PeekAndWaitIT {
     Answer stopped = api.get("/api/sessions/" + id + "/peek");
     assertThat(stopped.status()).isEqualTo(200);
     assertThat(stopped.body().toString())
-        .isEqualTo("{\"lines\":[],\"alive\":false,\"activity\":0}");
+        .isEqualTo("{\"lines\":[],\"alive\":false,\"activity\":0,\"screen\":true}");
 
     Answer unknown = api.get("/api/sessions/no-such-id/peek");
     assertThat(unknown.status()).isEqualTo(404);

@@ -98,13 +98,7 @@ class TypedQuestionsIT {
   @Test
   void aReadTypedIntoAShellOfAPersonsOwnTmuxWaits() throws Exception {
     try (UserTmux user = new UserTmux(dir.resolve("t"));
-        TestEngine engine =
-            TestEngine.startWith(
-                Files.createDirectories(dir.resolve("home")),
-                Map.of(
-                    "CLIQUE_DISCOVER", "on",
-                    "CLIQUE_DISCOVER_SHELLS", "on",
-                    "TMUX_TMPDIR", user.tmpdir().toString()))) {
+        TestEngine engine = watching(user)) {
       user.run("work", "new-session", "-d", "-s", "mine", "bash", "--norc", "--noprofile");
       ApiClient api =
           new ApiClient(engine.url(), engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), ""));
@@ -129,13 +123,7 @@ class TypedQuestionsIT {
   @Test
   void aQuestionInAPersonsTmuxOutlastsItsServerBeingTooSlowToAnswer() throws Exception {
     try (UserTmux user = new UserTmux(dir.resolve("t"));
-        TestEngine engine =
-            TestEngine.startWith(
-                Files.createDirectories(dir.resolve("home")),
-                Map.of(
-                    "CLIQUE_DISCOVER", "on",
-                    "CLIQUE_DISCOVER_SHELLS", "on",
-                    "TMUX_TMPDIR", user.tmpdir().toString()))) {
+        TestEngine engine = watching(user)) {
       user.run("slow", "new-session", "-d", "-s", "mine", "bash", "--norc", "--noprofile");
       ApiClient api =
           new ApiClient(engine.url(), engine.mint(EnumSet.of(Scope.READ, Scope.WRITE), ""));
@@ -164,8 +152,20 @@ class TypedQuestionsIT {
       }
       assertThat(seen).isNotEmpty().doesNotContain("stopped");
       JsonNode session = waitFor(api, id, "waiting");
-      assertThat(session.at("/attention/detail").asText()).isEqualTo("Proceed? (y/n)");
+      assertThat(session.at("/attention/detail").asText())
+          .as("after the server answered again: %s", session)
+          .isEqualTo("Proceed? (y/n)");
     }
+  }
+
+  /** An engine that watches the person's tmux of {@code user}, shells and all. */
+  private TestEngine watching(UserTmux user) throws Exception {
+    return TestEngine.startWith(
+        Files.createDirectories(dir.resolve("home")),
+        Map.of(
+            "CLIQUE_DISCOVER", "on",
+            "CLIQUE_DISCOVER_SHELLS", "on",
+            "TMUX_TMPDIR", user.tmpdir().toString()));
   }
 
   /** Types {@code command}, which asks "Proceed? (y/n) ": how long it took to read waiting. */
