@@ -19,7 +19,6 @@ import dev.clique.engine.session.Source;
 import dev.clique.engine.state.SessionState;
 import dev.clique.engine.token.Scope;
 import dev.clique.engine.token.Token;
-import java.net.UnixDomainSocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,7 +117,7 @@ final class Routes implements AutoCloseable {
       }
       return;
     }
-    if (parts.size() == 3 && parts.get(1).equals("hooks") && overOperatorSocket(request)) {
+    if (parts.size() == 3 && parts.get(1).equals("hooks") && Access.isOperator(token.get())) {
       allow(method, "POST");
       hookReport(parts.get(2), query(request, "pid"), body(request));
       Answers.ok(response, callback, Answers.done());
@@ -157,11 +156,6 @@ final class Routes implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw ApiError.badRequest(e.getMessage());
     }
-  }
-
-  private static boolean overOperatorSocket(Request request) {
-    return request.getConnectionMetaData().getRemoteSocketAddress()
-        instanceof UnixDomainSocketAddress;
   }
 
   /** Each notification target with its last delivery, as {@code clique notify} prints them. */
