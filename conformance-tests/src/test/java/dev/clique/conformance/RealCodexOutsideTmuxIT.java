@@ -101,7 +101,12 @@ class RealCodexOutsideTmuxIT {
         JsonNode idle =
             engine.awaitSession(
                 admin,
-                s -> s.path("id").asText().equals(id) && s.path("state").asText().equals("idle"),
+                // Idle is also what a process alone says: the transcript's word is awaited (it is
+                // read again at most every few seconds).
+                s ->
+                    s.path("id").asText().equals(id)
+                        && s.path("state").asText().equals("idle")
+                        && s.path("state_source").path("authority").asText().equals("transcript"),
                 TURN);
         System.err.printf("codex-outside | after its answers: %s%n", idle.path("state_source"));
         assertThat(idle.path("state_source").path("authority").asText()).isEqualTo("transcript");
